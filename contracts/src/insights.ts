@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { defineContract } from './contract';
+import { ErrorBody } from './errors';
+import { CacheBuster, Id, IsoDateTime, LocalDate, Ok } from './common';
+
+/** The period an insight covers. Weeks start on Monday in the insights views. */
+export const InsightRange = z.enum(['day', 'week', 'month']);
+export type InsightRange = z.infer<typeof InsightRange>;
+
+/** GET /api/insights/daily and DELETE /api/insights/delete: any day inside the wanted period. */
+export const InsightQuery = z.object({
+  date: LocalDate,
+  range: InsightRange.default('day'),
+  t: CacheBuster,
+});
+export type InsightQuery = z.infer<typeof InsightQuery>;
+
+/** What an insight cites: a thought id, or a day (`yyyy-MM-dd`) when it speaks of a whole day. */
+export const Reference = z.union([Id, LocalDate]);
+export type Reference = z.infer<typeof Reference>;
+
+/** One theme or suggestion and the thoughts it came from. */
+export const InsightItem = z.object({
+  title: z.string(),
+  description: z.string(),
+  references: z.array(Reference),
+});
+export type InsightItem = z.infer<typeof InsightItem>;
+
+/** A recurring theme of the period. */
+export const Theme = InsightItem;
+export type Theme = InsightItem;
+
+/** A suggestion; the SPA picks its action button (calendar / e-mail) from the words in it. */
+export const Suggestion = InsightItem;
+export type Suggestion = InsightItem;
+
+/** Lifecycle of a stored insight. */
+export const InsightStatus = z.enum(['pending', 'ready', 'failed']);
+export type InsightStatus = z.infer<typeof InsightStatus>;
+
+/** Which engine wrote it: the LLM, or the local extractive one used when no model is configured. */
+export const InsightEngine = z.enum(['ai', 'basic']);
+export type InsightEngine = z.infer<typeof InsightEngine>;
+
+/** A generated insight for one (user, range, period). */
+export const Insight = z.object({
+  id: Id,
+  range: InsightRange,
+  /** First day of the period (a Monday for weeks, the 1st for months). */
+  periodStart: LocalDate,
+  /** Last day of the period, inclusive. */
+  periodEnd: LocalDate,
+  summary: z.string(),
+  summaryReferences: z.array(Reference),
+  themes: z.array(Theme),
+  suggestions: z.array(Suggestion),
+  engine: InsightEngine,
+  status: InsightStatus,
+  generatedAt: IsoDateTime,
+});
+export type Insight = z.infer<typeof Insight>;
+
+/** 202 answer while an insights.generate job runs; the SPA polls again. */
+export const InsightPending = z.object({ status: z.literal('pending') });
+export type InsightPending = z.infer<typeof InsightPending>;
+
+/** Public routes of the insights service. */
+export const insightsContract = defineContract({
+  get: {
+    method: 'GET',
+    path: '/api/insights/daily',
+    query: InsightQuery,
+    responses: { 200: Insight, 202: InsightPending, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
+    summary:
+      'The insight of the period containing `date`. 202 while it is being generated (a job is queued if none is), ' +
+      '404 when the period has too few thoughts.',
+  },
+  remove: {
+    method: 'DELETE',
+    path: '/api/insights/delete',
+    query: InsightQuery,
+    responses: { 200: Ok, 400: ErrorBody, 401: ErrorBody },
+    summary: 'Forgets the stored insight of the period so the next get regenerates it; idempotent.',
+  },
+});

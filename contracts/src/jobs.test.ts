@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { JOBS, QUEUE_NAMES, jobIdFor, type JobPayload, type QueueName } from './jobs';
+
+const samples: { [Q in QueueName]: [JobPayload<Q>, JobPayload<Q>] } = {
+  'mail.send': [{ mailId: 'm_01' }, { mailId: 'm_02' }],
+  'thought.changed': [
+    { eventId: '981', userId: 12, thoughtId: 345, localDate: '2025-01-05', change: 'created' },
+    { eventId: '982', userId: 12, thoughtId: 345, localDate: '2025-01-05', change: 'updated' },
+  ],
+  'thought.transcribe': [
+    { userId: 12, thoughtId: 345 },
+    { userId: 12, thoughtId: 346 },
+  ],
+  'insights.generate': [
+    { userId: 12, range: 'week', periodStart: '2025-01-06' },
+    { userId: 12, range: 'month', periodStart: '2025-01-01' },
+  ],
+  'assistant.reply': [
+    { userId: 12, conversationId: 7, messageId: 70 },
+    { userId: 12, conversationId: 7, messageId: 71 },
+  ],
+  'mail.sync': [
+    { userId: 12, integrationId: 3 },
+    { userId: 13, integrationId: 3 },
+  ],
+  'integrations.token-refresh': [
+    { userId: 12, integrationId: 3 },
+    { userId: 12, integrationId: 4 },
+  ],
+};
+
+describe('JOBS', () => {
+  it('is keyed by its own queue names', () => {
+    for (const name of QUEUE_NAMES) expect(JOBS[name].queue).toBe(name);
+    expect(QUEUE_NAMES.sort()).toEqual(Object.keys(samples).sort());
+  });
+
+  it.each(QUEUE_NAMES)(
+    '%s: payloads validate, ids have no ":" and are deterministic and distinct',
+    (name) => {
+      const [a, b] = samples[name];
+      expect(JOBS[name].payload.parse(a)).toEqual(a);
+      const id = jobIdFor(name, a);
+      expect(id).not.toContain(':');
+      expect(id).toBe(jobIdFor(name, JOBS[name].payload.parse(structuredClone(a))));
+      expect(jobIdFor(name, b)).not.toBe(id);
+    },
+  );
+
+  it('names thought.changed jobs by user, thought and outbox event', () => {
+    expect(jobIdFor('thought.changed', samples['thought.changed'][0])).toBe('thought-changed.12.345.981');
+  });
+
+  it('refuses ids that could break a job id, and content in payloads', () => {
+    expect(JOBS['mail.send'].payload.safeParse({ mailId: 'a:b' }).success).toBe(false);
+    expect(
+      JOBS['thought.changed'].payload.safeParse({
+        eventId: 'x.y',
+        userId: 1,
+        thoughtId: 1,
+        localDate: '2025-01-05',
+        change: 'created',
+      }).success,
+    ).toBe(false);
+    const parsed = JOBS['thought.transcribe'].payload.parse({ userId: 1, thoughtId: 2, content: 'secret' });
+    expect(parsed).toEqual({ userId: 1, thoughtId: 2 });
+  });
+});

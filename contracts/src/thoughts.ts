@@ -1,0 +1,230 @@
+import { z } from 'zod';
+import { defineContract } from './contract';
+import { ErrorBody } from './errors';
+import {
+  AudioData,
+  CacheBuster,
+  CaptureCategory,
+  Id,
+  IdParams,
+  IsoDateTime,
+  LocalDate,
+  MAX_ID,
+  Ok,
+  StoredCategory,
+  TimezoneOffset,
+  userText,
+} from './common';
+
+/** Most tags one thought may carry. */
+export const MAX_TAGS = 20;
+/** Longest tag, in characters. */
+export const MAX_TAG_LENGTH = 40;
+
+/**
+ * A thought's tags: trimmed, none blank, at most 20 of at most 40 characters. Duplicates are dropped
+ * case-insensitively (the first spelling wins), matching the edit dialog's "duplicates are ignored".
+ */
+export const Tags = z
+  .array(
+    z
+      .string()
+      .trim()
+      .min(1, { error: 'Tags cannot be blank' })
+      .max(MAX_TAG_LENGTH, { error: `Tags must be at most ${MAX_TAG_LENGTH} characters` }),
+  )
+  .max(MAX_TAGS, { error: `At most ${MAX_TAGS} tags` })
+  .transform((tags) => {
+    const seen = new Set<string>();
+    return tags.filter((tag) => {
+      const key = tag.toLowerCase();
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  });
+export type Tags = z.infer<typeof Tags>;
+
+/** A thought as the API returns it (content decrypted, voice marker already stripped). */
+export const Thought = z.object({
+  id: Id,
+  /** Display text: the leading microphone marker of voice entries is removed by the service. */
+  content: z.string(),
+  /** When it was recorded, ISO with `Z`. */
+  date: IsoDateTime,
+  /** The user's own calendar day for the thought, which is what day views group by. */
+  localDate: LocalDate,
+  tags: z.array(z.string()),
+  isVoice: z.boolean(),
+  category: StoredCategory,
+  /** Whether audio is stored with it (the audio itself is never in list answers). */
+  hasAudio: z.boolean(),
+});
+export type Thought = z.infer<typeof Thought>;
+
+/** POST /api/thoughts. `clientDate` and `timezoneOffset` let the server compute the user's localDate. */
+export const CreateThoughtBody = z.object({
+  content: userText('Please say or enter some text before submitting'),
+  category: CaptureCategory.default('personal'),
+  isVoice: z.boolean().default(false),
+  audioData: AudioData.nullish(),
+  clientDate: IsoDateTime.optional(),
+  timezoneOffset: TimezoneOffset.optional(),
+  tags: Tags.optional(),
+});
+export type CreateThoughtBody = z.infer<typeof CreateThoughtBody>;
+
+/** PATCH /api/thoughts/:id: only the fields that changed, at least one. */
+export const UpdateThoughtBody = z
+  .strictObject({
+    content: userText('Thought content cannot be empty').optional(),
+    category: CaptureCategory.optional(),
+    tags: Tags.optional(),
+  })
+  .refine((b) => b.content !== undefined || b.category !== undefined || b.tags !== undefined, {
+    error: 'Provide at least one of content, category or tags',
+  });
+export type UpdateThoughtBody = z.infer<typeof UpdateThoughtBody>;
+
+/** GET /api/thoughts?date=yyyy-MM-dd&t=. */
+export const ByDayQuery = z.object({ date: LocalDate, t: CacheBuster });
+export type ByDayQuery = z.infer<typeof ByDayQuery>;
+
+/** GET /api/thoughts/all?t=. */
+export const AllQuery = z.object({ t: CacheBuster });
+export type AllQuery = z.infer<typeof AllQuery>;
+
+/**
+ * GET /api/thoughts/range: the insights views send `start`/`end`, the timeline month view
+ * `startDate`/`endDate`. Both become `{ start, end }` (inclusive days, start not after end).
+ */
+export const RangeQuery = z
+  .object({
+    start: LocalDate.optional(),
+    end: LocalDate.optional(),
+    startDate: LocalDate.optional(),
+    endDate: LocalDate.optional(),
+    t: CacheBuster,
+  })
+  .transform((q, ctx) => {
+    const start = q.start ?? q.startDate;
+    const end = q.end ?? q.endDate;
+    if (start === undefined || end === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Provide start and end (or startDate and endDate) as yyyy-MM-dd',
+        path: [start === undefined ? 'start' : 'end'],
+      });
+      return z.NEVER;
+    }
+    // yyyy-MM-dd strings compare in calendar order.
+    if (start > end) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'The start date must not be after the end date',
+        path: ['start'],
+      });
+      return z.NEVER;
+    }
+    return { start, end };
+  });
+export type RangeQuery = z.infer<typeof RangeQuery>;
+
+/** Most ids one `/api/thoughts/ids` call may ask for. */
+export const MAX_IDS = 200;
+
+/** GET /api/thoughts/ids?ids=1,2,3: 1..200 positive ids, duplicates dropped, order kept. */
+export const IdsQuery = z.object({
+  ids: z
+    .string()
+    .max(MAX_IDS * 11)
+    .transform((raw, ctx) => {
+      const parts = raw.split(',').map((p) => p.trim());
+      const ids: number[] = [];
+      for (const part of parts) {
+        const id = /^[1-9]\d{0,9}$/.test(part) ? Number(part) : NaN;
+        if (!(id <= MAX_ID)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'ids must be a comma-separated list of positive integers',
+          });
+          return z.NEVER;
+        }
+        ids.push(id);
+      }
+      const unique = [...new Set(ids)];
+      if (unique.length > MAX_IDS) {
+        ctx.addIssue({ code: 'custom', message: `At most ${MAX_IDS} ids per request` });
+        return z.NEVER;
+      }
+      return unique;
+    }),
+});
+export type IdsQuery = z.infer<typeof IdsQuery>;
+
+/** POST /api/analyze-content. */
+export const AnalyzeContentBody = z.object({ text: userText('Text cannot be empty') });
+export type AnalyzeContentBody = z.infer<typeof AnalyzeContentBody>;
+
+/** Whether the text reads as a thought to save or a request to the assistant. */
+export const AnalyzeContentAnswer = z.object({ type: z.enum(['thought', 'chat']) });
+export type AnalyzeContentAnswer = z.infer<typeof AnalyzeContentAnswer>;
+
+/** Public routes of the thoughts service. Every list is the signed-in user's own thoughts only. */
+export const thoughtsContract = defineContract({
+  byDay: {
+    method: 'GET',
+    path: '/api/thoughts',
+    query: ByDayQuery,
+    responses: { 200: z.array(Thought), 400: ErrorBody, 401: ErrorBody },
+    summary: 'Thoughts whose localDate is the given day, oldest first.',
+  },
+  range: {
+    method: 'GET',
+    path: '/api/thoughts/range',
+    query: RangeQuery,
+    responses: { 200: z.array(Thought), 400: ErrorBody, 401: ErrorBody },
+    summary: 'Thoughts with localDate in [start, end], oldest first.',
+  },
+  byIds: {
+    method: 'GET',
+    path: '/api/thoughts/ids',
+    query: IdsQuery,
+    responses: { 200: z.array(Thought), 400: ErrorBody, 401: ErrorBody },
+    summary: 'The requested thoughts that exist and belong to the user; unknown ids are left out.',
+  },
+  all: {
+    method: 'GET',
+    path: '/api/thoughts/all',
+    query: AllQuery,
+    responses: { 200: z.array(Thought), 401: ErrorBody },
+    summary: 'Every thought of the user, newest first (search overlay).',
+  },
+  create: {
+    method: 'POST',
+    path: '/api/thoughts',
+    body: CreateThoughtBody,
+    responses: { 201: Thought, 400: ErrorBody, 401: ErrorBody, 413: ErrorBody },
+    summary: 'Saves (encrypted) and emits thought.changed through the outbox.',
+  },
+  update: {
+    method: 'PATCH',
+    path: '/api/thoughts/:id',
+    params: IdParams,
+    body: UpdateThoughtBody,
+    responses: { 200: Thought, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
+  },
+  remove: {
+    method: 'DELETE',
+    path: '/api/thoughts/:id',
+    params: IdParams,
+    responses: { 200: Ok, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
+  },
+  analyzeContent: {
+    method: 'POST',
+    path: '/api/analyze-content',
+    body: AnalyzeContentBody,
+    responses: { 200: AnalyzeContentAnswer, 400: ErrorBody, 401: ErrorBody },
+    summary: 'LLM classification, or the keyword rule when no model is configured or it fails.',
+  },
+});

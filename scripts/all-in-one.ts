@@ -1,0 +1,126 @@
+/**
+ * `npm start`: the whole product in one Node process. Every service (with its workers) listens on its
+ * own internal port behind the gateway, exactly as in the distributed stack; the embedded default
+ * database is PGlite under DATA_DIR, shared by all services through one connection.
+ */
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { SERVICE_NAMES, type ServiceName } from '@haven/contracts/routes';
+import { ConfigError, loadConfig, type Config } from '@haven/kit/config';
+import { generateKey } from '@haven/kit/crypto';
+import { openDatabase } from '@haven/kit/db';
+import { createLogger } from '@haven/kit/logger';
+import { repoPath } from '@haven/kit/paths';
+import { onShutdown, startService, type RunningService, type ServiceDefinition } from '@haven/kit/service';
+import { startGateway } from '@haven/gateway/start';
+import { assistantService } from '@haven/assistant/service';
+import { authService } from '@haven/auth/service';
+import { insightsService } from '@haven/insights/service';
+import { integrationsService } from '@haven/integrations/service';
+import { thoughtsService } from '@haven/thoughts/service';
+import { ensureRedis } from './redis-finder';
+
+const SERVICES: Record<ServiceName, ServiceDefinition> = {
+  auth: authService,
+  thoughts: thoughtsService,
+  insights: insightsService,
+  assistant: assistantService,
+  integrations: integrationsService,
+};
+
+/**
+ * Secrets the all-in-one run needs but a newcomer should not have to invent: generated once into
+ * DATA_DIR/secrets.json (readable by the owner only) and reused, unless the environment sets them.
+ */
+function ensureLocalSecrets(env: NodeJS.ProcessEnv, dataDir: string): void {
+  const file = path.join(dataDir, 'secrets.json');
+  const stored: Record<string, string> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const wanted: Record<string, () => string> = {
+    JWT_SECRET: () => randomBytes(48).toString('base64url'),
+    INTERNAL_SECRET: () => randomBytes(48).toString('base64url'),
+    DATA_ENCRYPTION_KEY: generateKey,
+  };
+  let changed = false;
+  for (const [name, make] of Object.entries(wanted)) {
+    if (env[name]) continue;
+    if (!stored[name]) {
+      stored[name] = make();
+      changed = true;
+    }
+    env[name] = stored[name];
+  }
+  if (changed) {
+    writeFileSync(file, JSON.stringify(stored, null, 2) + '\n', { mode: 0o600 });
+    chmodSync(file, 0o600);
+  }
+}
+
+export interface AllInOne {
+  url: string;
+  services: RunningService[];
+  close(): Promise<void>;
+}
+
+/** Starts everything; used by `npm start` and by the end-to-end tests. */
+export async function startAllInOne(env: NodeJS.ProcessEnv = process.env, options: { port?: number } = {}): Promise<AllInOne> {
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+  mkdirSync(dataDir, { recursive: true });
+  env.DATA_DIR = dataDir;
+  ensureLocalSecrets(env, dataDir);
+  const config: Config = loadConfig(env);
+  const log = createLogger({ name: 'haven', level: config.LOG_LEVEL });
+
+  const redis = await ensureRedis(config.REDIS_URL, dataDir);
+  // PGlite is one connection per process: open it once for every service. With DATABASE_URL each
+  // service opens its own pool, as it would in its own container.
+  const database = config.DATABASE_URL ? undefined : await openDatabase({ dataDir });
+  const services: RunningService[] = [];
+  const stopAll = async () => {
+    for (const s of services.reverse()) await s.close();
+    await database?.close();
+    await redis.stop();
+  };
+  try {
+    for (const name of SERVICE_NAMES) {
+      services.push(
+        await startService(SERVICES[name], { config, database, log: log.child({ service: name }), port: 0, host: '127.0.0.1' }),
+      );
+    }
+    const urls = Object.fromEntries(services.map((s) => [s.name, s.url])) as Record<ServiceName, string>;
+    const gateway = await startGateway({
+      config,
+      services: urls,
+      port: options.port ?? config.PORT ?? 8080,
+      host: config.HOST,
+      staticDir: config.STATIC_DIR ?? repoPath('frontend', 'dist'),
+      log: log.child({ service: 'gateway' }),
+    });
+    return {
+      url: gateway.url,
+      services,
+      close: async () => {
+        await gateway.close();
+        await stopAll();
+      },
+    };
+  } catch (err) {
+    await stopAll().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function main() {
+  try {
+    const app = await startAllInOne();
+    const shown = process.env.APP_URL ?? app.url.replace('127.0.0.1', 'localhost');
+    process.stdout.write(`\n  Haven is running at ${shown}\n  (Ctrl-C stops it)\n\n`);
+    onShutdown(() => app.close(), createLogger({ name: 'haven' }));
+  } catch (err) {
+    const message = err instanceof ConfigError ? err.message : `Start-up failed: ${(err as Error).message}`;
+    process.stderr.write(`\n${message}\n`);
+    process.exit(1);
+  }
+}
+
+if (process.argv[1] && /all-in-one\.(ts|js)$/.test(process.argv[1])) void main();

@@ -1,0 +1,69 @@
+// Builds what `npm start` and the service images run: one ESM bundle per service, the gateway and the
+// all-in-one launcher (workspace code bundled in, npm packages left to node_modules), and the SPA with
+// Vite when its sources changed since the last build.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+
+const root = path.resolve(import.meta.dirname, '..');
+const services = ['auth', 'thoughts', 'insights', 'assistant', 'integrations'];
+
+const entries = [
+  ...services.map((s) => ({ in: `services/${s}/src/main.ts`, out: `services/${s}/dist/main.js` })),
+  { in: 'gateway/src/main.ts', out: 'gateway/dist/main.js' },
+  { in: 'scripts/all-in-one.ts', out: 'dist/all-in-one.js' },
+];
+
+/** npm packages stay external (resolved from node_modules at run time); our workspaces are bundled. */
+const externalPackages = {
+  name: 'external-packages',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('@haven/') || args.path.startsWith('node:')) return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
+
+const started = Date.now();
+await Promise.all(
+  entries.map((e) =>
+    build({
+      entryPoints: [path.join(root, e.in)],
+      outfile: path.join(root, e.out),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      sourcemap: true,
+      logLevel: 'warning',
+      plugins: [externalPackages],
+    }),
+  ),
+);
+console.log(`built ${entries.length} server bundles in ${Date.now() - started} ms`);
+
+function newest(dir) {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newest(full) : statSync(full).mtimeMs);
+  }
+  return latest;
+}
+
+const frontend = path.join(root, 'frontend');
+const builtIndex = path.join(frontend, 'dist', 'index.html');
+const sources = Math.max(
+  newest(path.join(frontend, 'src')),
+  newest(path.join(root, 'contracts', 'src')),
+  ...['index.html', 'vite.config.ts', 'package.json'].map((f) => statSync(path.join(frontend, f)).mtimeMs),
+);
+if (process.env.FORCE_BUILD || !existsSync(builtIndex) || statSync(builtIndex).mtimeMs < sources) {
+  const t = Date.now();
+  execFileSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { cwd: frontend, stdio: 'inherit' });
+  console.log(`built the web app in ${Date.now() - t} ms`);
+} else {
+  console.log('web app is up to date');
+}

@@ -1,0 +1,4 @@
+import { runMain } from '@haven/kit/service';
+import { assistantService } from './service';
+
+void runMain(assistantService);

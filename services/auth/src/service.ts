@@ -1,0 +1,15 @@
+import { repoPath } from '@haven/kit/paths';
+import type { ServiceDefinition } from '@haven/kit/service';
+import { outbox } from './db/schema';
+import { preferencesRoutes } from './routes/preferences.routes';
+
+/** The auth service: its migrations, outbox, routes and queue tasks. */
+export const authService: ServiceDefinition = {
+  name: 'auth',
+  migrationsFolder: repoPath('services', 'auth', 'drizzle'),
+  outboxTable: outbox,
+  routes(router, deps) {
+    preferencesRoutes(router, deps);
+  },
+  jobs: () => [],
+};

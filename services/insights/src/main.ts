@@ -1,0 +1,4 @@
+import { runMain } from '@haven/kit/service';
+import { insightsService } from './service';
+
+void runMain(insightsService);

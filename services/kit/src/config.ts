@@ -1,0 +1,90 @@
+import { z } from 'zod';
+
+/** Thrown when the environment does not describe a runnable process; the message names each variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Empty strings in the environment mean "not set", as a shell user expects. */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+const withDefault = <T extends z.ZodType>(schema: T, fallback: z.input<T>) =>
+  z.preprocess((v) => (v === '' || v === undefined ? fallback : v), schema);
+
+const port = z.coerce.number().int().min(0).max(65535);
+const url = (protocols: string[]) =>
+  z.string().refine((v) => {
+    try {
+      return protocols.includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, `must be a URL starting with ${protocols.map((p) => p + '//').join(' or ')}`);
+
+const secret = z.string().min(32, 'must be at least 32 characters');
+const base64Key = z.string().refine((v) => Buffer.from(v, 'base64').length === 32 && /^[A-Za-z0-9+/]+=*$/.test(v), {
+  message: 'must be 32 random bytes in base64 (openssl rand -base64 32)',
+});
+
+/**
+ * Every configuration variable of every process (ARCHITECTURE.md, "Configuration"). One schema, so a
+ * name means the same thing wherever it is read; each process reads the fields it needs.
+ */
+export const ConfigSchema = z.object({
+  NODE_ENV: withDefault(z.enum(['development', 'production', 'test']), 'development'),
+  LOG_LEVEL: withDefault(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
+  /** The port this process listens on: the gateway's (default 8080) or, in distributed mode, a service's. */
+  PORT: optional(port),
+  HOST: withDefault(z.string().min(1), '0.0.0.0'),
+  APP_URL: optional(url(['http:', 'https:'])),
+  DATA_DIR: withDefault(z.string().min(1), './data'),
+  DATABASE_URL: optional(url(['postgres:', 'postgresql:'])),
+  REDIS_URL: withDefault(url(['redis:', 'rediss:']), 'redis://127.0.0.1:6379'),
+  /** Key prefix for BullMQ queues and session keys, so several stacks can share one Redis. */
+  REDIS_PREFIX: withDefault(z.string().regex(/^[a-z0-9_-]{1,40}$/i, 'must be letters, digits, _ or -'), 'haven'),
+  JWT_SECRET: secret,
+  INTERNAL_SECRET: secret,
+  DATA_ENCRYPTION_KEY: base64Key,
+  /** Older keys still accepted for decryption after a rotation: comma-separated base64 keys. */
+  DATA_ENCRYPTION_OLD_KEYS: optional(z.string()),
+  SMTP_URL: optional(url(['smtp:', 'smtps:'])),
+  MAIL_FROM: withDefault(z.string().min(3), 'Haven <no-reply@haven.local>'),
+  OPENAI_API_KEY: optional(z.string().min(1)),
+  OPENAI_BASE_URL: optional(url(['http:', 'https:'])),
+  OPENAI_MODEL: withDefault(z.string().min(1), 'gpt-4o-mini'),
+  GOOGLE_CLIENT_ID: optional(z.string().min(1)),
+  GOOGLE_CLIENT_SECRET: optional(z.string().min(1)),
+  GOOGLE_AUTH_URL: withDefault(url(['http:', 'https:']), 'https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_TOKEN_URL: withDefault(url(['http:', 'https:']), 'https://oauth2.googleapis.com/token'),
+  GOOGLE_API_ROOT_URL: withDefault(url(['http:', 'https:']), 'https://www.googleapis.com/'),
+  SLACK_CLIENT_ID: optional(z.string().min(1)),
+  SLACK_CLIENT_SECRET: optional(z.string().min(1)),
+  NOTION_CLIENT_ID: optional(z.string().min(1)),
+  NOTION_CLIENT_SECRET: optional(z.string().min(1)),
+  /** Where the gateway finds each service (distributed mode; the all-in-one launcher sets them). */
+  AUTH_URL: withDefault(url(['http:', 'https:']), 'http://127.0.0.1:4001'),
+  THOUGHTS_URL: withDefault(url(['http:', 'https:']), 'http://127.0.0.1:4002'),
+  INSIGHTS_URL: withDefault(url(['http:', 'https:']), 'http://127.0.0.1:4003'),
+  ASSISTANT_URL: withDefault(url(['http:', 'https:']), 'http://127.0.0.1:4004'),
+  INTEGRATIONS_URL: withDefault(url(['http:', 'https:']), 'http://127.0.0.1:4005'),
+  /** Folder of the built SPA the gateway serves. */
+  STATIC_DIR: optional(z.string().min(1)),
+  /** Run the service's queue workers in this process (a deployment may run them separately). */
+  RUN_WORKERS: withDefault(z.enum(['true', 'false']).transform((v) => v === 'true'), 'true'),
+});
+export type Config = z.infer<typeof ConfigSchema>;
+
+/**
+ * Parses the environment. A missing or malformed variable throws a ConfigError naming it and saying
+ * what is expected, never echoing a secret's value.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => {
+    const name = issue.path.join('.') || '(environment)';
+    const message = issue.code === 'invalid_type' && env[name] === undefined ? 'is required' : issue.message;
+    return `  ${name}: ${message}`;
+  });
+  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+}

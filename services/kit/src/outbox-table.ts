@@ -1,0 +1,27 @@
+import { sql } from 'drizzle-orm';
+import { bigserial, index, integer, jsonb, type PgSchema, text, timestamp } from 'drizzle-orm/pg-core';
+
+/**
+ * The outbox table of a service, in the service's own schema. Events are written here in the same
+ * transaction as the data they describe, then relayed to BullMQ, so a Redis outage loses nothing.
+ */
+export function outboxTable(schema: PgSchema) {
+  return schema.table(
+    'outbox',
+    {
+      id: bigserial('id', { mode: 'number' }).primaryKey(),
+      queue: text('queue').notNull(),
+      jobId: text('job_id').notNull(),
+      payload: jsonb('payload').notNull(),
+      requestId: text('request_id'),
+      createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+      /** While set and in the future, one relay instance is publishing this row. */
+      claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+      sentAt: timestamp('sent_at', { withTimezone: true }),
+      attempts: integer('attempts').notNull().default(0),
+      lastError: text('last_error'),
+    },
+    (t) => [index('outbox_unsent_idx').on(t.id).where(sql`${t.sentAt} is null`)],
+  );
+}
+export type OutboxTable = ReturnType<typeof outboxTable>;

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { JOBS, type JobPayload, type QueueName } from '@haven/contracts/jobs';
+import { currentContext } from './context';
+import type { Db, DbOrTx } from './db';
+import type { Logger } from './logger';
+import type { OutboxTable } from './outbox-table';
+import type { QueueRegistry } from './queue';
+import { withTimeout } from './redis';
+
+
+/**
+ * Records an event inside the caller's transaction. The job id is computed now, from the payload,
+ * so every later publication of this row is the same BullMQ job.
+ */
+export async function writeOutbox<Q extends QueueName>(
+  tx: DbOrTx,
+  table: OutboxTable,
+  queue: Q,
+  payload: JobPayload<Q>,
+): Promise<void> {
+  const def = JOBS[queue];
+  const parsed = def.payload.parse(payload) as JobPayload<Q>;
+  const jobId = (def.jobId as (p: JobPayload<Q>) => string)(parsed);
+  await tx.insert(table).values({ queue, jobId, payload: parsed, requestId: currentContext()?.requestId ?? null });
+}
+
+/** A fresh id for an event whose job id must be unique to it (e.g. each change of a thought). */
+export const newEventId = (): string => randomUUID();
+
+export interface OutboxRelay {
+  /** Publishes now instead of at the next tick (call after committing an outbox row). */
+  kick(): void;
+  /** Publishes everything pending; resolves with how many rows were sent. */
+  flush(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const BATCH = 100;
+const CLAIM_SECONDS = 30;
+
+/**
+ * Moves outbox rows to their queues: claims a batch (so several instances never publish the same
+ * row at once), adds each job under its stored id, and marks it sent. While Redis is unreachable the
+ * rows stay pending and the relay retries with a growing pause, up to `maxDelayMs`.
+ */
+export function startOutboxRelay(options: {
+  db: Db;
+  table: OutboxTable;
+  queues: QueueRegistry;
+  log: Logger;
+  intervalMs?: number;
+  maxDelayMs?: number;
+  /** How long one publication may wait for Redis before the round counts as failed. */
+  publishTimeoutMs?: number;
+}): OutboxRelay {
+  const { db, table, queues, log } = options;
+  const interval = options.intervalMs ?? 1000;
+  const maxDelay = options.maxDelayMs ?? 10_000;
+  const publishTimeout = options.publishTimeoutMs ?? 5000;
+  let delay = interval;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+  let stopped = false;
+  let again = false;
+
+  async function publishBatch(): Promise<{ sent: number; failed: boolean; full: boolean }> {
+    const claimed = await db
+      .update(table)
+      .set({ claimedUntil: sql`now() + make_interval(secs => ${CLAIM_SECONDS})` })
+      .where(
+        inArray(
+          table.id,
+          db
+            .select({ id: table.id })
+            .from(table)
+            .where(and(isNull(table.sentAt), or(isNull(table.claimedUntil), lt(table.claimedUntil, sql`now()`))))
+            .orderBy(asc(table.id))
+            .limit(BATCH)
+            .for('update', { skipLocked: true }),
+        ),
+      )
+      .returning();
+    claimed.sort((a, b) => a.id - b.id);
+    let sent = 0;
+    for (const row of claimed) {
+      try {
+        const queue = queues.get(row.queue as QueueName);
+        // BullMQ waits for a lost connection rather than failing; bound it. If the add still lands
+        // later, it is the same job id, so nothing doubles.
+        await withTimeout(
+          queue.add(row.queue, { payload: row.payload, meta: row.requestId ? { requestId: row.requestId } : {} }, { jobId: row.jobId }),
+          publishTimeout,
+          'queue add',
+        );
+        await db.update(table).set({ sentAt: sql`now()`, claimedUntil: null }).where(inArray(table.id, [row.id]));
+        sent++;
+      } catch (err) {
+        const pending = claimed.filter((r) => r.id >= row.id).map((r) => r.id);
+        await db
+          .update(table)
+          .set({ claimedUntil: null, attempts: sql`${table.attempts} + 1`, lastError: (err as Error).message.slice(0, 500) })
+          .where(inArray(table.id, [row.id]));
+        await db.update(table).set({ claimedUntil: null }).where(inArray(table.id, pending));
+        log.warn({ queue: row.queue, outboxId: row.id, err: (err as Error).message }, 'outbox publish failed; will retry');
+        return { sent, failed: true, full: false };
+      }
+    }
+    return { sent, failed: false, full: claimed.length === BATCH };
+  }
+
+  async function flush(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const { sent, failed, full } = await publishBatch();
+      total += sent;
+      if (failed) {
+        delay = Math.min(delay * 2, maxDelay);
+        throw new Error('outbox publish failed');
+      }
+      delay = interval;
+      if (!full) return total;
+    }
+  }
+
+  function schedule(ms: number) {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(tick, ms);
+    timer.unref();
+  }
+
+  function tick() {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = flush()
+      .catch((err: Error) => {
+        if (err.message !== 'outbox publish failed') log.warn({ err: err.message }, 'outbox relay round failed');
+        return 0;
+      })
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          schedule(0);
+        } else schedule(delay);
+      });
+  }
+
+  schedule(0);
+  return {
+    kick: () => schedule(0),
+    flush: async () => {
+      while (running) await running;
+      return flush();
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      while (running) await running;
+    },
+  };
+}

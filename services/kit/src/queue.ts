@@ -1,0 +1,156 @@
+import { Queue, UnrecoverableError, Worker, type Job, type JobsOptions } from 'bullmq';
+import { JOBS, type JobPayload, type QueueName } from '@haven/contracts/jobs';
+import { currentContext, runWithContext } from './context';
+import type { Logger } from './logger';
+import { redisOptionsFrom } from './redis';
+
+export { UnrecoverableError };
+
+/** What is stored in Redis for a job: ids only, plus the request id for log correlation. */
+export interface JobData<Q extends QueueName = QueueName> {
+  payload: JobPayload<Q>;
+  meta: { requestId?: string };
+}
+
+/** Several attempts with exponential backoff; finished jobs removed, failed ones kept a week. */
+export const DEFAULT_JOB_OPTIONS: JobsOptions = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 1000 },
+  // Completed jobs are kept an hour so that a replayed job id within that time is ignored.
+  removeOnComplete: { age: 3600, count: 5000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+};
+
+/** One queue task: its queue, handler and, optionally, what to do once every attempt has failed. */
+export interface JobDefinition<Q extends QueueName = QueueName> {
+  queue: Q;
+  /** Must be idempotent: reload by id, skip what is gone, upsert. */
+  handle(payload: JobPayload<Q>, ctx: { job: Job; log: Logger }): Promise<void>;
+  /** Runs only after the last attempt failed (or the error was unrecoverable). */
+  onFailed?(payload: JobPayload<Q>, error: Error, ctx: { log: Logger }): Promise<void>;
+  concurrency?: number;
+  options?: JobsOptions;
+}
+
+/** Keeps the literal queue type of a job definition. */
+export function defineJob<Q extends QueueName>(def: JobDefinition<Q>): JobDefinition<Q> {
+  return def;
+}
+
+export interface QueueConnection {
+  redisUrl: string;
+  /** BullMQ key prefix, so several stacks (or test runs) can share one Redis. */
+  prefix: string;
+}
+
+/** Producers for the named queues of the contracts, created on first use. */
+export class QueueRegistry {
+  private readonly queues = new Map<QueueName, Queue>();
+  constructor(private readonly connection: QueueConnection) {}
+
+  get(name: QueueName): Queue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      if (!(name in JOBS)) throw new Error(`Unknown queue ${name}`);
+      queue = new Queue(name, {
+        prefix: this.connection.prefix,
+        // Producers fail fast while Redis is down; the outbox keeps the event and retries.
+        connection: { ...redisOptionsFrom(this.connection.redisUrl), enableOfflineQueue: false, maxRetriesPerRequest: 1 },
+        defaultJobOptions: DEFAULT_JOB_OPTIONS,
+      });
+      queue.on('error', () => {
+        // Surfaced through the failing add(); reconnection is automatic.
+      });
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  /**
+   * Adds a job with its deterministic id (from the contracts), so adding the same work twice is one
+   * job. The payload is validated first: an invalid payload is a programming error.
+   */
+  async add<Q extends QueueName>(name: Q, payload: JobPayload<Q>, meta: JobData['meta'] = {}): Promise<string> {
+    const def = JOBS[name];
+    const parsed = def.payload.parse(payload) as JobPayload<Q>;
+    const jobId = (def.jobId as (p: JobPayload<Q>) => string)(parsed);
+    const requestId = meta.requestId ?? currentContext()?.requestId;
+    const data: JobData<Q> = { payload: parsed, meta: requestId ? { requestId } : {} };
+    await this.get(name).add(name, data, { jobId });
+    return jobId;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
+    this.queues.clear();
+  }
+}
+
+export interface WorkerSet {
+  workers: Worker[];
+  /** Stops taking jobs and waits for the active ones to finish (SIGTERM). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts one worker per job definition. Refuses to start when two definitions claim one queue.
+ * Each job runs inside its request's log context; a failed attempt logs a line, and `onFailed` runs
+ * after the last attempt only.
+ */
+export function startWorkers(defs: JobDefinition[], connection: QueueConnection, log: Logger): WorkerSet {
+  const seen = new Set<string>();
+  for (const def of defs) {
+    if (seen.has(def.queue)) throw new Error(`Two handlers for queue ${def.queue}`);
+    if (!(def.queue in JOBS)) throw new Error(`Queue ${def.queue} is not in the contracts`);
+    seen.add(def.queue);
+  }
+  const workers = defs.map((def) => {
+    const schema = JOBS[def.queue].payload;
+    const worker = new Worker(
+      def.queue,
+      async (job: Job) => {
+        const data = job.data as Partial<JobData>;
+        const requestId = data.meta?.requestId ?? `job-${job.id}`;
+        return runWithContext({ requestId, jobId: job.id }, async () => {
+          const parsed = schema.safeParse(data.payload);
+          if (!parsed.success) throw new UnrecoverableError(`Invalid payload for ${def.queue}: ${parsed.error.message}`);
+          await def.handle(parsed.data as never, { job, log });
+        });
+      },
+      {
+        prefix: connection.prefix,
+        connection: { ...redisOptionsFrom(connection.redisUrl), maxRetriesPerRequest: null },
+        concurrency: def.concurrency ?? 4,
+        autorun: true,
+      },
+    );
+    worker.on('error', (err) => log.warn({ queue: def.queue, err: err.message }, 'worker error'));
+    worker.on('failed', (job, err) => {
+      if (!job) return;
+      const attempts = job.opts.attempts ?? 1;
+      const final = err instanceof UnrecoverableError || err.name === 'UnrecoverableError' || job.attemptsMade >= attempts;
+      const requestId = (job.data as Partial<JobData>).meta?.requestId ?? `job-${job.id}`;
+      runWithContext({ requestId, jobId: job.id }, () => {
+        log[final ? 'error' : 'warn'](
+          { queue: def.queue, attemptsMade: job.attemptsMade, attempts, err: err.message },
+          final ? 'job failed permanently' : 'job attempt failed',
+        );
+        if (final && def.onFailed) {
+          const parsed = schema.safeParse((job.data as Partial<JobData>).payload);
+          if (parsed.success) {
+            def.onFailed(parsed.data as never, err, { log }).catch((e: Error) =>
+              log.error({ queue: def.queue, err: e.message }, 'onFailed handler failed'),
+            );
+          }
+        }
+      });
+    });
+    return worker;
+  });
+  return {
+    workers,
+    async close() {
+      await Promise.all(workers.map((w) => w.close()));
+    },
+  };
+}

@@ -1,0 +1,16 @@
+CREATE SCHEMA "thoughts";
+--> statement-breakpoint
+CREATE TABLE "thoughts"."outbox" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"queue" text NOT NULL,
+	"job_id" text NOT NULL,
+	"payload" jsonb NOT NULL,
+	"request_id" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"claimed_until" timestamp with time zone,
+	"sent_at" timestamp with time zone,
+	"attempts" integer DEFAULT 0 NOT NULL,
+	"last_error" text
+);
+--> statement-breakpoint
+CREATE INDEX "outbox_unsent_idx" ON "thoughts"."outbox" USING btree ("id") WHERE "thoughts"."outbox"."sent_at" is null;

@@ -1,0 +1,4 @@
+import { runMain } from '@haven/kit/service';
+import { thoughtsService } from './service';
+
+void runMain(thoughtsService);
