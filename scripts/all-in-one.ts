@@ -63,7 +63,10 @@ export interface AllInOne {
 }
 
 /** Starts everything; used by `npm start` and by the end-to-end tests. */
-export async function startAllInOne(env: NodeJS.ProcessEnv = process.env, options: { port?: number } = {}): Promise<AllInOne> {
+export async function startAllInOne(
+  env: NodeJS.ProcessEnv = process.env,
+  options: { port?: number } = {},
+): Promise<AllInOne> {
   const dataDir = path.resolve(env.DATA_DIR || './data');
   mkdirSync(dataDir, { recursive: true });
   env.DATA_DIR = dataDir;
@@ -84,7 +87,13 @@ export async function startAllInOne(env: NodeJS.ProcessEnv = process.env, option
   try {
     for (const name of SERVICE_NAMES) {
       services.push(
-        await startService(SERVICES[name], { config, database, log: log.child({ service: name }), port: 0, host: '127.0.0.1' }),
+        await startService(SERVICES[name], {
+          config,
+          database,
+          log: log.child({ service: name }),
+          port: 0,
+          host: '127.0.0.1',
+        }),
       );
     }
     const urls = Object.fromEntries(services.map((s) => [s.name, s.url])) as Record<ServiceName, string>;

@@ -27,7 +27,7 @@ const externalPackages = {
 };
 
 const started = Date.now();
-await Promise.all(
+const results = await Promise.all(
   entries.map((e) =>
     build({
       entryPoints: [path.join(root, e.in)],
@@ -39,9 +39,31 @@ await Promise.all(
       sourcemap: true,
       logLevel: 'warning',
       plugins: [externalPackages],
+      metafile: true,
     }),
   ),
 );
+
+// Each bundle loads its packages from node_modules at run time: make sure the root can see every one
+// (npm may leave a workspace's dependency nested, where the all-in-one bundle would not find it).
+const missing = new Set();
+for (const { metafile } of results) {
+  for (const output of Object.values(metafile.outputs)) {
+    for (const imp of output.imports) {
+      if (!imp.external || imp.path.startsWith('node:')) continue;
+      const name = imp.path.startsWith('@')
+        ? imp.path.split('/').slice(0, 2).join('/')
+        : imp.path.split('/')[0];
+      if (!existsSync(path.join(root, 'node_modules', name))) missing.add(name);
+    }
+  }
+}
+if (missing.size > 0) {
+  console.error(
+    `These packages are not installed at the root node_modules: ${[...missing].join(', ')}. Run npm install.`,
+  );
+  process.exit(1);
+}
 console.log(`built ${entries.length} server bundles in ${Date.now() - started} ms`);
 
 function newest(dir) {
@@ -62,7 +84,10 @@ const sources = Math.max(
 );
 if (process.env.FORCE_BUILD || !existsSync(builtIndex) || statSync(builtIndex).mtimeMs < sources) {
   const t = Date.now();
-  execFileSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { cwd: frontend, stdio: 'inherit' });
+  execFileSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], {
+    cwd: frontend,
+    stdio: 'inherit',
+  });
   console.log(`built the web app in ${Date.now() - t} ms`);
 } else {
   console.log('web app is up to date');

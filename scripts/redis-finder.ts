@@ -33,7 +33,10 @@ async function answers(url: string): Promise<boolean> {
  * `redis-server` binary is on the PATH, starts a private one keeping its data under `dataDir`.
  * Otherwise throws a message saying how to get Redis.
  */
-export async function ensureRedis(url: string, dataDir: string): Promise<{ child?: ChildProcess; stop(): Promise<void> }> {
+export async function ensureRedis(
+  url: string,
+  dataDir: string,
+): Promise<{ child?: ChildProcess; stop(): Promise<void> }> {
   if (await answers(url)) return { stop: async () => undefined };
   const u = new URL(url);
   const local = ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(u.hostname);
@@ -47,7 +50,22 @@ export async function ensureRedis(url: string, dataDir: string): Promise<{ child
   mkdirSync(dir, { recursive: true });
   const child = spawn(
     binary,
-    ['--port', u.port || '6379', '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--maxmemory-policy', 'noeviction', '--daemonize', 'no'],
+    [
+      '--port',
+      u.port || '6379',
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--appendonly',
+      'yes',
+      '--save',
+      '',
+      '--maxmemory-policy',
+      'noeviction',
+      '--daemonize',
+      'no',
+    ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
   for (let i = 0; i < 50; i++) {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import { z } from 'zod';
 import { HttpError, ResponseValidationError, callRoute, createInternalClient } from './client';
 import { defineContract } from './contract';
-import { ErrorBody } from './errors';
+import { type ErrorBody } from './errors';
 import { thoughtsInternalContract } from './internal';
 import { thoughtsContract, type Thought } from './thoughts';
 

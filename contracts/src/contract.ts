@@ -26,8 +26,10 @@ export function defineContract<const T extends Record<string, RouteContract>>(ro
 }
 
 /** The body type a route answers with for a given status. */
-export type ResponseOf<R extends RouteContract, S extends keyof R['responses']> =
-  R['responses'][S] extends z.ZodType ? z.infer<R['responses'][S]> : never;
+export type ResponseOf<
+  R extends RouteContract,
+  S extends keyof R['responses'],
+> = R['responses'][S] extends z.ZodType ? z.infer<R['responses'][S]> : never;
 
 /** The request body type of a route. */
 export type BodyOf<R extends RouteContract> = R['body'] extends z.ZodType ? z.infer<R['body']> : undefined;
@@ -36,4 +38,6 @@ export type BodyOf<R extends RouteContract> = R['body'] extends z.ZodType ? z.in
 export type QueryOf<R extends RouteContract> = R['query'] extends z.ZodType ? z.infer<R['query']> : undefined;
 
 /** The parsed params type of a route. */
-export type ParamsOf<R extends RouteContract> = R['params'] extends z.ZodType ? z.infer<R['params']> : undefined;
+export type ParamsOf<R extends RouteContract> = R['params'] extends z.ZodType
+  ? z.infer<R['params']>
+  : undefined;

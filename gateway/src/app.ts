@@ -75,7 +75,9 @@ export function createGatewayApp(options: GatewayOptions): Express {
     const checks: Record<string, () => Promise<unknown>> = { redis: () => options.redis.ping() };
     for (const name of SERVICE_NAMES) {
       checks[name] = async () => {
-        const answer = await fetch(new URL('/readyz', options.services[name]), { signal: AbortSignal.timeout(1900) });
+        const answer = await fetch(new URL('/readyz', options.services[name]), {
+          signal: AbortSignal.timeout(1900),
+        });
         if (!answer.ok) throw new Error(`not ready (${answer.status})`);
       };
     }
@@ -104,7 +106,12 @@ export function createGatewayApp(options: GatewayOptions): Express {
   const proxies = Object.fromEntries(
     SERVICE_NAMES.map((name) => [
       name,
-      serviceProxy({ service: name, target: options.services[name], internalSecret: options.internalSecret, log }),
+      serviceProxy({
+        service: name,
+        target: options.services[name],
+        internalSecret: options.internalSecret,
+        log,
+      }),
     ]),
   ) as Record<ServiceName, express.RequestHandler>;
   api.use((req, res, next) => {
@@ -119,7 +126,11 @@ export function createGatewayApp(options: GatewayOptions): Express {
     const index = path.join(options.staticDir, 'index.html');
     app.use(
       '/assets',
-      express.static(path.join(options.staticDir, 'assets'), { immutable: true, maxAge: '1y', fallthrough: false }),
+      express.static(path.join(options.staticDir, 'assets'), {
+        immutable: true,
+        maxAge: '1y',
+        fallthrough: false,
+      }),
     );
     app.use(express.static(options.staticDir, { index: false, maxAge: '1h' }));
     // History fallback: any other GET that accepts HTML gets the SPA, which routes on the client.
@@ -130,7 +141,9 @@ export function createGatewayApp(options: GatewayOptions): Express {
   }
 
   app.use((req, res) => {
-    res.status(404).json({ message: `No route for ${req.method} ${req.path}`, code: 'not_found' } satisfies ErrorBody);
+    res
+      .status(404)
+      .json({ message: `No route for ${req.method} ${req.path}`, code: 'not_found' } satisfies ErrorBody);
   });
   app.use(errorMiddleware(log));
   return app;

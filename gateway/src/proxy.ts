@@ -2,9 +2,14 @@ import http from 'node:http';
 import type { RequestHandler } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { ErrorBody } from '@haven/contracts/errors';
-import { IDENTITY_HEADERS, INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER, type ServiceName } from '@haven/contracts/routes';
+import {
+  IDENTITY_HEADERS,
+  INTERNAL_TOKEN_HEADER,
+  REQUEST_ID_HEADER,
+  type ServiceName,
+} from '@haven/contracts/routes';
 import { currentContext } from '@haven/kit/context';
-import { signInternalToken } from '@haven/kit/internal-auth';
+import { createInternalTokenSigner } from '@haven/kit/internal-auth';
 import type { Logger } from '@haven/kit/logger';
 
 /**
@@ -18,6 +23,7 @@ export function serviceProxy(options: {
   log: Logger;
 }): RequestHandler {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const tokenFor = createInternalTokenSigner(options.internalSecret);
   return createProxyMiddleware({
     target: options.target,
     agent,
@@ -29,17 +35,19 @@ export function serviceProxy(options: {
         for (const name of IDENTITY_HEADERS) proxyReq.removeHeader(name);
         const locals = (res as http.ServerResponse & { locals?: { userId?: number | null } }).locals;
         const requestId = String(req.headers[REQUEST_ID_HEADER] ?? currentContext()?.requestId ?? '');
-        proxyReq.setHeader(
-          INTERNAL_TOKEN_HEADER,
-          signInternalToken(options.internalSecret, { userId: locals?.userId ?? null, requestId }),
-        );
+        proxyReq.setHeader(INTERNAL_TOKEN_HEADER, tokenFor(locals?.userId ?? null));
         proxyReq.setHeader(REQUEST_ID_HEADER, requestId);
       },
       error(err, _req, res) {
         options.log.error({ service: options.service, err: err.message }, 'service unreachable');
         if ('writeHead' in res && !res.headersSent) {
           res.writeHead(502, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ message: `The ${options.service} service is unavailable`, code: 'bad_gateway' } satisfies ErrorBody));
+          res.end(
+            JSON.stringify({
+              message: `The ${options.service} service is unavailable`,
+              code: 'bad_gateway',
+            } satisfies ErrorBody),
+          );
         } else {
           res.destroy();
         }

@@ -24,18 +24,31 @@ describe('gateway', () => {
         done();
       },
     });
-    auth = await startTestService(authService, { LOG_LEVEL: 'info' }, { log: createLogger({ name: 'auth', destination }) });
+    auth = await startTestService(
+      authService,
+      { LOG_LEVEL: 'info' },
+      { log: createLogger({ name: 'auth', destination }) },
+    );
     const unreachable = 'http://127.0.0.1:9';
     gateway = await startGateway({
       config: auth.config,
-      services: { auth: auth.url, thoughts: unreachable, insights: unreachable, assistant: unreachable, integrations: unreachable },
+      services: {
+        auth: auth.url,
+        thoughts: unreachable,
+        insights: unreachable,
+        assistant: unreachable,
+        integrations: unreachable,
+      },
       port: 0,
       host: '127.0.0.1',
       log: createLogger({ name: 'gateway', level: 'silent' }),
     });
     redis = createRedis(auth.config.REDIS_URL);
     await connectRedis(redis, auth.config.REDIS_URL);
-    sessions = createSessionStore(redis, { prefix: auth.config.REDIS_PREFIX, jwtSecret: auth.config.JWT_SECRET });
+    sessions = createSessionStore(redis, {
+      prefix: auth.config.REDIS_PREFIX,
+      jwtSecret: auth.config.JWT_SECRET,
+    });
   });
   afterAll(async () => {
     await gateway?.close();
@@ -56,7 +69,11 @@ describe('gateway', () => {
   it('forwards a signed-in user to the owning service', async () => {
     const res = await get('/api/user-preferences', { cookie: await cookieFor(11) });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ askBeforeCalendarEvents: true, askBeforeEmails: true, includeThoughtContent: true });
+    expect(await res.json()).toMatchObject({
+      askBeforeCalendarEvents: true,
+      askBeforeEmails: true,
+      includeThoughtContent: true,
+    });
   });
 
   it('ignores identity headers a client forges', async () => {
@@ -78,15 +95,22 @@ describe('gateway', () => {
     expect(await asOther.json()).toMatchObject({ askBeforeEmails: true });
 
     // Without a cookie, not even a validly signed internal token from the client gets through.
-    const noCookie = await get('/api/user-preferences', { 'x-user-id': '21', 'x-internal-token': forgedToken });
+    const noCookie = await get('/api/user-preferences', {
+      'x-user-id': '21',
+      'x-internal-token': forgedToken,
+    });
     expect(noCookie.status).toBe(401);
   });
 
   it('refuses an expired, tampered, foreign-signed or revoked session with 401', async () => {
     const { token, sessionId } = await sessions.create(31);
-    const expired = jwt.sign({ sid: sessionId, exp: Math.floor(Date.now() / 1000) - 10 }, auth.config.JWT_SECRET, {
-      subject: '31',
-    });
+    const expired = jwt.sign(
+      { sid: sessionId, exp: Math.floor(Date.now() / 1000) - 10 },
+      auth.config.JWT_SECRET,
+      {
+        subject: '31',
+      },
+    );
     const [h, p, s] = token.split('.');
     const claims = JSON.parse(Buffer.from(p!, 'base64url').toString());
     const tampered = `${h}.${Buffer.from(JSON.stringify({ ...claims, sub: '32' })).toString('base64url')}.${s}`;
@@ -104,7 +128,7 @@ describe('gateway', () => {
   it('lets public routes through without a cookie', async () => {
     const datetime = await get('/api/debug/datetime');
     expect(datetime.status).toBe(200);
-    const body = await datetime.json();
+    const body = (await datetime.json()) as { isoString: string; components: Record<string, number> };
     expect(new Date(body.isoString).getTime()).toBeGreaterThan(Date.now() - 60_000);
     expect(body.components).toMatchObject({ year: expect.any(Number), timezoneOffset: expect.any(Number) });
     // Reaches the auth service (its own JSON answer), not the gateway's 401.
@@ -114,10 +138,13 @@ describe('gateway', () => {
   });
 
   it('answers 404 JSON for an unknown /api path, signed in or not', async () => {
-    for (const headers of [{}, { cookie: await cookieFor(41) }]) {
+    for (const headers of [{}, { cookie: await cookieFor(41) }] as Array<Record<string, string>>) {
       const res = await get('/api/nothing-here', headers);
       expect(res.status).toBe(404);
-      expect(await res.json()).toMatchObject({ message: 'No route for GET /api/nothing-here', code: 'not_found' });
+      expect(await res.json()).toMatchObject({
+        message: 'No route for GET /api/nothing-here',
+        code: 'not_found',
+      });
     }
     // Prefixes match whole segments: /api/users is not /api/user.
     expect((await get('/api/users')).status).toBe(404);
@@ -132,14 +159,21 @@ describe('gateway', () => {
   it('refuses a body over the limit with 413 before proxying', async () => {
     const res = await fetch(gateway.url + '/api/user-preferences', {
       method: 'PATCH',
-      headers: { cookie: await cookieFor(61), 'content-type': 'application/json', 'content-length': String(16 * 1024 * 1024) },
+      headers: {
+        cookie: await cookieFor(61),
+        'content-type': 'application/json',
+        'content-length': String(16 * 1024 * 1024),
+      },
       body: 'x'.repeat(16 * 1024 * 1024),
     });
     expect(res.status).toBe(413);
   });
 
   it('carries one request id from the gateway into the service log', async () => {
-    const res = await get('/api/user-preferences', { cookie: await cookieFor(71), 'x-request-id': 'client-chosen' });
+    const res = await get('/api/user-preferences', {
+      cookie: await cookieFor(71),
+      'x-request-id': 'client-chosen',
+    });
     const requestId = res.headers.get('x-request-id');
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
     const line = authLog.find((l) => l.reqId === requestId && l.msg === 'request');
@@ -156,7 +190,7 @@ describe('gateway', () => {
   it('reports readiness of every service, naming the ones that are down', async () => {
     const res = await get('/readyz');
     expect(res.status).toBe(503);
-    const body = await res.json();
+    const body = (await res.json()) as { checks: Record<string, string> };
     expect(body.checks).toMatchObject({ redis: 'ok', auth: 'ok' });
     expect(body.checks.thoughts).not.toBe('ok');
   });
@@ -179,7 +213,9 @@ describe('a service reached directly', () => {
     expect(bad.status).toBe(401);
     expect(await bad.json()).toMatchObject({ message: 'Invalid internal token' });
 
-    const good = await fetch(auth.url + '/api/user-preferences', { headers: internalHeaders(auth.config, 1) });
+    const good = await fetch(auth.url + '/api/user-preferences', {
+      headers: internalHeaders(auth.config, 1),
+    });
     expect(good.status).toBe(200);
   });
 
@@ -192,7 +228,11 @@ describe('a service reached directly', () => {
 
   it('answers bad input with 400 naming the problem, and writes nothing', async () => {
     const headers = { ...internalHeaders(auth.config, 2), 'content-type': 'application/json' };
-    const malformed = await fetch(auth.url + '/api/user-preferences', { method: 'PATCH', headers, body: '{"askBeforeEmails":' });
+    const malformed = await fetch(auth.url + '/api/user-preferences', {
+      method: 'PATCH',
+      headers,
+      body: '{"askBeforeEmails":',
+    });
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({ message: 'Malformed JSON body' });
 
@@ -202,11 +242,13 @@ describe('a service reached directly', () => {
       body: JSON.stringify({ askBeforeEmails: 'no' }),
     });
     expect(wrongType.status).toBe(400);
-    const body = await wrongType.json();
+    const body = (await wrongType.json()) as { message: string; issues: Array<{ path: string[] }> };
     expect(body.message).toMatch(/^Invalid body: askBeforeEmails: /);
-    expect(body.issues[0].path).toEqual(['askBeforeEmails']);
+    expect(body.issues[0]?.path).toEqual(['askBeforeEmails']);
 
-    const prefs = await fetch(auth.url + '/api/user-preferences', { headers: internalHeaders(auth.config, 2) });
+    const prefs = await fetch(auth.url + '/api/user-preferences', {
+      headers: internalHeaders(auth.config, 2),
+    });
     expect(await prefs.json()).toMatchObject({ askBeforeEmails: true });
   });
 });

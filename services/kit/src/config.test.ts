@@ -34,7 +34,9 @@ describe('configuration', () => {
   });
 
   it('says a required variable is required', () => {
-    expect(() => loadConfig({ ...valid, INTERNAL_SECRET: undefined })).toThrow('INTERNAL_SECRET: is required');
+    expect(() => loadConfig({ ...valid, INTERNAL_SECRET: undefined })).toThrow(
+      'INTERNAL_SECRET: is required',
+    );
   });
 
   it('rejects an encryption key that is not 32 bytes', () => {
@@ -44,11 +46,15 @@ describe('configuration', () => {
   });
 
   it('stops a service at start-up with the variable named, exit status 1', () => {
-    const result = spawnSync(repoPath('node_modules', '.bin', 'tsx'), [repoPath('services', 'thoughts', 'src', 'main.ts')], {
-      env: { PATH: process.env.PATH, ...valid, DATABASE_URL: 'mysql://localhost/x' },
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
+    const result = spawnSync(
+      repoPath('node_modules', '.bin', 'tsx'),
+      [repoPath('services', 'thoughts', 'src', 'main.ts')],
+      {
+        env: { PATH: process.env.PATH, ...valid, DATABASE_URL: 'mysql://localhost/x' },
+        encoding: 'utf8',
+        timeout: 20_000,
+      },
+    );
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('thoughts: Invalid configuration');
     expect(result.stderr).toContain('DATABASE_URL: must be a URL starting with postgres:// or postgresql://');

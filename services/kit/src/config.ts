@@ -13,18 +13,23 @@ const withDefault = <T extends z.ZodType>(schema: T, fallback: z.input<T>) =>
 
 const port = z.coerce.number().int().min(0).max(65535);
 const url = (protocols: string[]) =>
-  z.string().refine((v) => {
-    try {
-      return protocols.includes(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  }, `must be a URL starting with ${protocols.map((p) => p + '//').join(' or ')}`);
+  z.string().refine(
+    (v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL starting with ${protocols.map((p) => p + '//').join(' or ')}`,
+  );
 
 const secret = z.string().min(32, 'must be at least 32 characters');
-const base64Key = z.string().refine((v) => Buffer.from(v, 'base64').length === 32 && /^[A-Za-z0-9+/]+=*$/.test(v), {
-  message: 'must be 32 random bytes in base64 (openssl rand -base64 32)',
-});
+const base64Key = z
+  .string()
+  .refine((v) => Buffer.from(v, 'base64').length === 32 && /^[A-Za-z0-9+/]+=*$/.test(v), {
+    message: 'must be 32 random bytes in base64 (openssl rand -base64 32)',
+  });
 
 /**
  * Every configuration variable of every process (ARCHITECTURE.md, "Configuration"). One schema, so a
@@ -41,7 +46,10 @@ export const ConfigSchema = z.object({
   DATABASE_URL: optional(url(['postgres:', 'postgresql:'])),
   REDIS_URL: withDefault(url(['redis:', 'rediss:']), 'redis://127.0.0.1:6379'),
   /** Key prefix for BullMQ queues and session keys, so several stacks can share one Redis. */
-  REDIS_PREFIX: withDefault(z.string().regex(/^[a-z0-9_-]{1,40}$/i, 'must be letters, digits, _ or -'), 'haven'),
+  REDIS_PREFIX: withDefault(
+    z.string().regex(/^[a-z0-9_-]{1,40}$/i, 'must be letters, digits, _ or -'),
+    'haven',
+  ),
   JWT_SECRET: secret,
   INTERNAL_SECRET: secret,
   DATA_ENCRYPTION_KEY: base64Key,
@@ -70,7 +78,10 @@ export const ConfigSchema = z.object({
   /** Folder of the built SPA the gateway serves. */
   STATIC_DIR: optional(z.string().min(1)),
   /** Run the service's queue workers in this process (a deployment may run them separately). */
-  RUN_WORKERS: withDefault(z.enum(['true', 'false']).transform((v) => v === 'true'), 'true'),
+  RUN_WORKERS: withDefault(
+    z.enum(['true', 'false']).transform((v) => v === 'true'),
+    'true',
+  ),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 

@@ -23,7 +23,9 @@ describe('field encryption', () => {
     for (const index of [0, 12, 20, raw.length - 1]) {
       const tampered = Buffer.from(raw);
       tampered[index] = tampered[index]! ^ 0x01;
-      expect(() => cipher.decrypt(`${prefix}.${kid}.${tampered.toString('base64')}`)).toThrow(DecryptionError);
+      expect(() => cipher.decrypt(`${prefix}.${kid}.${tampered.toString('base64')}`)).toThrow(
+        DecryptionError,
+      );
     }
   });
 

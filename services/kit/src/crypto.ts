@@ -54,7 +54,8 @@ export function createFieldCipher(currentKey: string, oldKeys: string[] = []): F
 
   const decryptBytes = (value: string, context = ''): Buffer => {
     const [prefix, keyId, payload, extra] = value.split('.');
-    if (prefix !== PREFIX || !keyId || !payload || extra !== undefined) throw new DecryptionError('Not an encrypted value');
+    if (prefix !== PREFIX || !keyId || !payload || extra !== undefined)
+      throw new DecryptionError('Not an encrypted value');
     const key = keys.get(keyId);
     if (!key) throw new DecryptionError(`Unknown encryption key ${keyId}`);
     const raw = Buffer.from(payload, 'base64');

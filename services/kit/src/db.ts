@@ -25,7 +25,11 @@ export type DatabaseConnection =
  * memory when `dataDir` is 'memory://'). PGlite is one connection per process, so the all-in-one
  * launcher opens it once and hands the same connection to every service.
  */
-export async function openDatabase(options: { url?: string; dataDir?: string; poolSize?: number }): Promise<DatabaseConnection> {
+export async function openDatabase(options: {
+  url?: string;
+  dataDir?: string;
+  poolSize?: number;
+}): Promise<DatabaseConnection> {
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
     pool.on('error', () => {
@@ -52,8 +56,16 @@ export function drizzleOf(conn: DatabaseConnection): Db {
  * Applies a service's committed migrations. Each service keeps its own journal table, so services
  * sharing one database never see each other's history.
  */
-export async function runMigrations(conn: DatabaseConnection, service: string, migrationsFolder: string): Promise<void> {
-  const options = { migrationsFolder, migrationsSchema: 'drizzle', migrationsTable: `__migrations_${service}` };
+export async function runMigrations(
+  conn: DatabaseConnection,
+  service: string,
+  migrationsFolder: string,
+): Promise<void> {
+  const options = {
+    migrationsFolder,
+    migrationsSchema: 'drizzle',
+    migrationsTable: `__migrations_${service}`,
+  };
   if (conn.kind === 'pg') {
     // Serialise concurrent starts of several instances of the same service.
     const client = await conn.pool.connect();
@@ -61,7 +73,9 @@ export async function runMigrations(conn: DatabaseConnection, service: string, m
       await client.query('select pg_advisory_lock(hashtext($1))', [`migrate:${service}`]);
       await migratePg(drizzlePg(client), options);
     } finally {
-      await client.query('select pg_advisory_unlock(hashtext($1))', [`migrate:${service}`]).catch(() => undefined);
+      await client
+        .query('select pg_advisory_unlock(hashtext($1))', [`migrate:${service}`])
+        .catch(() => undefined);
       client.release();
     }
   } else {

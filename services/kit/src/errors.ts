@@ -15,19 +15,24 @@ export class AppError extends Error {
     super(message);
   }
   toBody(): ErrorBody {
-    return this.issues ? { message: this.message, code: this.code, issues: this.issues } : { message: this.message, code: this.code };
+    return this.issues
+      ? { message: this.message, code: this.code, issues: this.issues }
+      : { message: this.message, code: this.code };
   }
 }
 
-export const badRequest = (message: string, issues?: ErrorIssue[]) => new AppError(400, 'bad_request', message, issues);
+export const badRequest = (message: string, issues?: ErrorIssue[]) =>
+  new AppError(400, 'bad_request', message, issues);
 export const unauthorized = (message = 'Not signed in') => new AppError(401, 'unauthorized', message);
 export const forbidden = (message = 'Forbidden') => new AppError(403, 'forbidden', message);
 export const notFound = (message = 'Not found') => new AppError(404, 'not_found', message);
 export const conflict = (message: string) => new AppError(409, 'conflict', message);
-export const payloadTooLarge = (message = 'Request body is too large') => new AppError(413, 'payload_too_large', message);
+export const payloadTooLarge = (message = 'Request body is too large') =>
+  new AppError(413, 'payload_too_large', message);
 export const tooManyRequests = (message = 'Too many requests. Please try again later.') =>
   new AppError(429, 'rate_limited', message);
-export const serviceUnavailable = (message = 'Service unavailable') => new AppError(503, 'unavailable', message);
+export const serviceUnavailable = (message = 'Service unavailable') =>
+  new AppError(503, 'unavailable', message);
 
 /** Reduces zod's issues to the `{ path, message, code }` the error body carries. */
 export function issuesOf(error: ZodError): ErrorIssue[] {
@@ -49,7 +54,9 @@ export function validationError(error: ZodError, where: string): AppError {
 
 /** Answers any path no route claimed with a JSON 404. */
 export const notFoundHandler: RequestHandler = (req, res) => {
-  res.status(404).json({ message: `No route for ${req.method} ${req.path}`, code: 'not_found' } satisfies ErrorBody);
+  res
+    .status(404)
+    .json({ message: `No route for ${req.method} ${req.path}`, code: 'not_found' } satisfies ErrorBody);
 };
 
 interface HttpishError {
@@ -88,7 +95,9 @@ export function errorMiddleware(log: Logger): ErrorRequestHandler {
     }
     const status = e.status ?? e.statusCode;
     if (status && status >= 400 && status < 500 && e.expose) {
-      res.status(status).json({ message: e.message ?? 'Bad request', code: 'bad_request' } satisfies ErrorBody);
+      res
+        .status(status)
+        .json({ message: e.message ?? 'Bad request', code: 'bad_request' } satisfies ErrorBody);
       return;
     }
     log.error({ err, method: req.method, path: req.path }, 'unhandled error');

@@ -16,7 +16,9 @@ export function healthRouter(name: string, checks: Record<string, ReadinessCheck
   router.get('/readyz', async (_req, res) => {
     const results = await runChecks(checks);
     const ready = Object.values(results).every((r) => r === 'ok');
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', service: name, checks: results });
+    res
+      .status(ready ? 200 : 503)
+      .json({ status: ready ? 'ready' : 'not_ready', service: name, checks: results });
   });
   return router;
 }

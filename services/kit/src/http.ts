@@ -113,7 +113,10 @@ export function createServiceApp(options: ServiceAppOptions): Express {
       if (req.path === '/healthz' || req.path === '/readyz') return;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       runWithContext({ requestId }, () =>
-        options.log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request'),
+        options.log.info(
+          { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+          'request',
+        ),
       );
     });
     runWithContext({ requestId }, next);

@@ -21,7 +21,11 @@ export function outboxTable(schema: PgSchema) {
       attempts: integer('attempts').notNull().default(0),
       lastError: text('last_error'),
     },
-    (t) => [index('outbox_unsent_idx').on(t.id).where(sql`${t.sentAt} is null`)],
+    (t) => [
+      index('outbox_unsent_idx')
+        .on(t.id)
+        .where(sql`${t.sentAt} is null`),
+    ],
   );
 }
 export type OutboxTable = ReturnType<typeof outboxTable>;

@@ -8,7 +8,6 @@ import type { OutboxTable } from './outbox-table';
 import type { QueueRegistry } from './queue';
 import { withTimeout } from './redis';
 
-
 /**
  * Records an event inside the caller's transaction. The job id is computed now, from the payload,
  * so every later publication of this row is the same BullMQ job.
@@ -22,7 +21,9 @@ export async function writeOutbox<Q extends QueueName>(
   const def = JOBS[queue];
   const parsed = def.payload.parse(payload) as JobPayload<Q>;
   const jobId = (def.jobId as (p: JobPayload<Q>) => string)(parsed);
-  await tx.insert(table).values({ queue, jobId, payload: parsed, requestId: currentContext()?.requestId ?? null });
+  await tx
+    .insert(table)
+    .values({ queue, jobId, payload: parsed, requestId: currentContext()?.requestId ?? null });
 }
 
 /** A fresh id for an event whose job id must be unique to it (e.g. each change of a thought). */
@@ -74,7 +75,9 @@ export function startOutboxRelay(options: {
           db
             .select({ id: table.id })
             .from(table)
-            .where(and(isNull(table.sentAt), or(isNull(table.claimedUntil), lt(table.claimedUntil, sql`now()`))))
+            .where(
+              and(isNull(table.sentAt), or(isNull(table.claimedUntil), lt(table.claimedUntil, sql`now()`))),
+            )
             .orderBy(asc(table.id))
             .limit(BATCH)
             .for('update', { skipLocked: true }),
@@ -89,20 +92,34 @@ export function startOutboxRelay(options: {
         // BullMQ waits for a lost connection rather than failing; bound it. If the add still lands
         // later, it is the same job id, so nothing doubles.
         await withTimeout(
-          queue.add(row.queue, { payload: row.payload, meta: row.requestId ? { requestId: row.requestId } : {} }, { jobId: row.jobId }),
+          queue.add(
+            row.queue,
+            { payload: row.payload, meta: row.requestId ? { requestId: row.requestId } : {} },
+            { jobId: row.jobId },
+          ),
           publishTimeout,
           'queue add',
         );
-        await db.update(table).set({ sentAt: sql`now()`, claimedUntil: null }).where(inArray(table.id, [row.id]));
+        await db
+          .update(table)
+          .set({ sentAt: sql`now()`, claimedUntil: null })
+          .where(inArray(table.id, [row.id]));
         sent++;
       } catch (err) {
         const pending = claimed.filter((r) => r.id >= row.id).map((r) => r.id);
         await db
           .update(table)
-          .set({ claimedUntil: null, attempts: sql`${table.attempts} + 1`, lastError: (err as Error).message.slice(0, 500) })
+          .set({
+            claimedUntil: null,
+            attempts: sql`${table.attempts} + 1`,
+            lastError: (err as Error).message.slice(0, 500),
+          })
           .where(inArray(table.id, [row.id]));
         await db.update(table).set({ claimedUntil: null }).where(inArray(table.id, pending));
-        log.warn({ queue: row.queue, outboxId: row.id, err: (err as Error).message }, 'outbox publish failed; will retry');
+        log.warn(
+          { queue: row.queue, outboxId: row.id, err: (err as Error).message },
+          'outbox publish failed; will retry',
+        );
         return { sent, failed: true, full: false };
       }
     }
@@ -137,7 +154,8 @@ export function startOutboxRelay(options: {
     }
     running = flush()
       .catch((err: Error) => {
-        if (err.message !== 'outbox publish failed') log.warn({ err: err.message }, 'outbox relay round failed');
+        if (err.message !== 'outbox publish failed')
+          log.warn({ err: err.message }, 'outbox relay round failed');
         return 0;
       })
       .finally(() => {

@@ -55,7 +55,11 @@ export class QueueRegistry {
       queue = new Queue(name, {
         prefix: this.connection.prefix,
         // Producers fail fast while Redis is down; the outbox keeps the event and retries.
-        connection: { ...redisOptionsFrom(this.connection.redisUrl), enableOfflineQueue: false, maxRetriesPerRequest: 1 },
+        connection: {
+          ...redisOptionsFrom(this.connection.redisUrl),
+          enableOfflineQueue: false,
+          maxRetriesPerRequest: 1,
+        },
         defaultJobOptions: DEFAULT_JOB_OPTIONS,
       });
       queue.on('error', () => {
@@ -70,7 +74,11 @@ export class QueueRegistry {
    * Adds a job with its deterministic id (from the contracts), so adding the same work twice is one
    * job. The payload is validated first: an invalid payload is a programming error.
    */
-  async add<Q extends QueueName>(name: Q, payload: JobPayload<Q>, meta: JobData['meta'] = {}): Promise<string> {
+  async add<Q extends QueueName>(
+    name: Q,
+    payload: JobPayload<Q>,
+    meta: JobData['meta'] = {},
+  ): Promise<string> {
     const def = JOBS[name];
     const parsed = def.payload.parse(payload) as JobPayload<Q>;
     const jobId = (def.jobId as (p: JobPayload<Q>) => string)(parsed);
@@ -113,7 +121,8 @@ export function startWorkers(defs: JobDefinition[], connection: QueueConnection,
         const requestId = data.meta?.requestId ?? `job-${job.id}`;
         return runWithContext({ requestId, jobId: job.id }, async () => {
           const parsed = schema.safeParse(data.payload);
-          if (!parsed.success) throw new UnrecoverableError(`Invalid payload for ${def.queue}: ${parsed.error.message}`);
+          if (!parsed.success)
+            throw new UnrecoverableError(`Invalid payload for ${def.queue}: ${parsed.error.message}`);
           await def.handle(parsed.data as never, { job, log });
         });
       },
@@ -128,7 +137,10 @@ export function startWorkers(defs: JobDefinition[], connection: QueueConnection,
     worker.on('failed', (job, err) => {
       if (!job) return;
       const attempts = job.opts.attempts ?? 1;
-      const final = err instanceof UnrecoverableError || err.name === 'UnrecoverableError' || job.attemptsMade >= attempts;
+      const final =
+        err instanceof UnrecoverableError ||
+        err.name === 'UnrecoverableError' ||
+        job.attemptsMade >= attempts;
       const requestId = (job.data as Partial<JobData>).meta?.requestId ?? `job-${job.id}`;
       runWithContext({ requestId, jobId: job.id }, () => {
         log[final ? 'error' : 'warn'](
@@ -138,9 +150,11 @@ export function startWorkers(defs: JobDefinition[], connection: QueueConnection,
         if (final && def.onFailed) {
           const parsed = schema.safeParse((job.data as Partial<JobData>).payload);
           if (parsed.success) {
-            def.onFailed(parsed.data as never, err, { log }).catch((e: Error) =>
-              log.error({ queue: def.queue, err: e.message }, 'onFailed handler failed'),
-            );
+            def
+              .onFailed(parsed.data as never, err, { log })
+              .catch((e: Error) =>
+                log.error({ queue: def.queue, err: e.message }, 'onFailed handler failed'),
+              );
           }
         }
       });

@@ -48,7 +48,10 @@ export function createRedis(url: string, options: RedisOptions = {}): Redis {
 /** Connects and waits until Redis answers, or throws a message that says how to get Redis. */
 export async function connectRedis(client: Redis, url: string, timeoutMs = 5000): Promise<void> {
   const timer = new Promise<never>((_, reject) =>
-    setTimeout(() => reject(new Error(`Redis at ${url} did not answer within ${timeoutMs} ms`)), timeoutMs).unref(),
+    setTimeout(
+      () => reject(new Error(`Redis at ${url} did not answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    ).unref(),
   );
   try {
     await Promise.race([client.connect(), timer]);

@@ -64,7 +64,11 @@ export interface StartOptions {
 }
 
 /** Builds the Express app of a service from its definition and dependencies (tests use this). */
-export function buildServiceApp(def: ServiceDefinition, deps: ServiceDeps, readiness: { db: Db; redis: Redis }) {
+export function buildServiceApp(
+  def: ServiceDefinition,
+  deps: ServiceDeps,
+  readiness: { db: Db; redis: Redis },
+) {
   return createServiceApp({
     name: def.name,
     log: deps.log,
@@ -86,7 +90,8 @@ export async function startService(def: ServiceDefinition, options: StartOptions
   const { config } = options;
   const log = options.log ?? createLogger({ name: def.name, level: config.LOG_LEVEL });
   const ownsDatabase = !options.database;
-  const conn = options.database ?? (await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+  const conn =
+    options.database ?? (await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR }));
   await runMigrations(conn, def.name, def.migrationsFolder);
   const db = drizzleOf(conn);
 
@@ -102,7 +107,10 @@ export async function startService(def: ServiceDefinition, options: StartOptions
     redis,
     queues,
     outbox,
-    cipher: createFieldCipher(config.DATA_ENCRYPTION_KEY, config.DATA_ENCRYPTION_OLD_KEYS?.split(',').filter(Boolean)),
+    cipher: createFieldCipher(
+      config.DATA_ENCRYPTION_KEY,
+      config.DATA_ENCRYPTION_OLD_KEYS?.split(',').filter(Boolean),
+    ),
     sessions: createSessionStore(redis, { prefix: config.REDIS_PREFIX, jwtSecret: config.JWT_SECRET }),
   };
 

@@ -27,33 +27,48 @@ export function testConfig(overrides: Record<string, string | undefined> = {}): 
   });
 }
 
+/** Creates an empty database on the server at `adminUrl`; `drop()` removes it (forcing out clients). */
+export async function createScratchDatabase(
+  adminUrl: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `haven_test_${randomBytes(6).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
 /**
  * A database of its own for one test file: a fresh database on the server named by DATABASE_URL
  * (dropped afterwards), or an in-memory PGlite when none is given.
  */
-export async function createTestDatabase(): Promise<{ connection: DatabaseConnection; url?: string; drop(): Promise<void> }> {
+export async function createTestDatabase(): Promise<{
+  connection: DatabaseConnection;
+  url?: string;
+  drop(): Promise<void>;
+}> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
     const connection = await openDatabase({ dataDir: 'memory://' });
     return { connection, drop: () => connection.close() };
   }
-  const name = `haven_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const connection = await openDatabase({ url: url.toString(), poolSize: 5 });
+  const scratch = await createScratchDatabase(adminUrl);
+  const connection = await openDatabase({ url: scratch.url, poolSize: 5 });
   return {
     connection,
-    url: url.toString(),
+    url: scratch.url,
     async drop() {
       await connection.close();
-      const again = new pg.Client({ connectionString: adminUrl });
-      await again.connect();
-      await again.query(`drop database if exists ${name} with (force)`);
-      await again.end();
+      await scratch.drop();
     },
   };
 }
@@ -84,7 +99,9 @@ export async function startTestService(
 
 /** Headers a trusted hop would send for `userId`. */
 export function internalHeaders(config: Config, userId: number | null): Record<string, string> {
-  return { [INTERNAL_TOKEN_HEADER]: signInternalToken(config.INTERNAL_SECRET, { userId, requestId: 'test' }) };
+  return {
+    [INTERNAL_TOKEN_HEADER]: signInternalToken(config.INTERNAL_SECRET, { userId }),
+  };
 }
 
 /** A free TCP port on 127.0.0.1. */
@@ -103,14 +120,20 @@ export function freePort(): Promise<number> {
  * A private redis-server on its own port, which a test can stop and start again to simulate an
  * outage. It keeps nothing on disk.
  */
-export async function startPrivateRedis(): Promise<{ url: string; start(): Promise<void>; stop(): Promise<void> }> {
+export async function startPrivateRedis(): Promise<{
+  url: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}> {
   const port = await freePort();
   const url = `redis://127.0.0.1:${port}`;
   let child: ReturnType<typeof spawn> | undefined;
   const waitFor = async (up: boolean) => {
     for (let i = 0; i < 100; i++) {
       const ok = await new Promise<boolean>((resolve) => {
-        const probe = spawn('redis-cli', ['-p', String(port), 'ping'], { stdio: ['ignore', 'pipe', 'ignore'] });
+        const probe = spawn('redis-cli', ['-p', String(port), 'ping'], {
+          stdio: ['ignore', 'pipe', 'ignore'],
+        });
         let out = '';
         probe.stdout.on('data', (d: Buffer) => (out += d.toString()));
         probe.on('exit', () => resolve(out.includes('PONG')));
@@ -121,9 +144,13 @@ export async function startPrivateRedis(): Promise<{ url: string; start(): Promi
     throw new Error(`private redis did not ${up ? 'start' : 'stop'}`);
   };
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: 'ignore',
-    });
+    child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        stdio: 'ignore',
+      },
+    );
     await waitFor(true);
   };
   const stop = async () => {

@@ -1,3 +1,8 @@
 import { defineConfig } from 'drizzle-kit';
 
-export default defineConfig({ dialect: 'postgresql', schema: './schema.ts', out: './drizzle', schemaFilter: ['kit_test'] });
+export default defineConfig({
+  dialect: 'postgresql',
+  schema: './schema.ts',
+  out: './drizzle',
+  schemaFilter: ['kit_test'],
+});

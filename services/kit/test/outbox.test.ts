@@ -70,13 +70,27 @@ describe('transactional outbox', () => {
     worker.on('error', () => undefined);
 
     await redis.stop();
-    const payload = { eventId: newEventId(), userId: 7, thoughtId: 42, localDate: '2025-01-05', change: 'created' as const };
+    const payload = {
+      eventId: newEventId(),
+      userId: 7,
+      thoughtId: 42,
+      localDate: '2025-01-05',
+      change: 'created' as const,
+    };
     await db.transaction(async (tx) => {
       await tx.insert(notes).values({ body: 'kept' });
       await writeOutbox(tx, outbox, 'thought.changed', payload);
     });
 
-    const relay = startOutboxRelay({ db, table: outbox, queues, log, intervalMs: 100, maxDelayMs: 400, publishTimeoutMs: 300 });
+    const relay = startOutboxRelay({
+      db,
+      table: outbox,
+      queues,
+      log,
+      intervalMs: 100,
+      maxDelayMs: 400,
+      publishTimeoutMs: 300,
+    });
     // While Redis is away the row stays pending and each failed try is counted.
     await until(async () => ((await db.select().from(outbox))[0]?.attempts ?? 0) >= 2);
     const [pending] = await db.select().from(outbox);

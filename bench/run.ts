@@ -1,0 +1,10 @@
+/**
+ * `npm run bench`: every benchmark in one go. Not a test: it prints figures to compare between
+ * changes. Uses DATABASE_URL when set (a real PostgreSQL), else embedded PGlite, and the Redis at
+ * REDIS_URL (default 127.0.0.1:6379).
+ */
+import os from 'node:os';
+import { benchGateway } from './gateway.bench';
+
+console.log(`Haven benchmarks — node ${process.version}, ${os.cpus().length} cores, database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`);
+await benchGateway();

@@ -1,0 +1,7 @@
+import { SimplePage } from '@/components/layouts/simple-page';
+import { paths } from '@/config/paths';
+
+/** Fallback OAuth link generator for the mail and calendar provider. */
+export function DirectAuthRoute() {
+  return <SimplePage backTo={paths.integrations.path} title="Direct Authentication" />;
+}

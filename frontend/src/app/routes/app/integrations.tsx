@@ -1,0 +1,5 @@
+import { PageHeader } from '@/components/layouts/page-header';
+
+export function IntegrationsRoute() {
+  return <PageHeader title="Integrations" />;
+}

@@ -1,0 +1,74 @@
+/// <reference lib="dom" />
+import type { Browser } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, phonePage, shotPath, startProduct } from './harness';
+
+describe('the app shell in Chromium at 390×844', () => {
+  let product: Awaited<ReturnType<typeof startProduct>>;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    product = await startProduct();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await product?.stop();
+  });
+
+  it('sends / to /welcome', async () => {
+    const { context, page } = await phonePage(browser, product.url);
+    await page.goto('/');
+    await page.waitForURL('**/welcome');
+    await expect(
+      page
+        .getByRole('button', { name: 'Log in' })
+        .or(page.getByRole('link', { name: 'Log in' }))
+        .first()
+        .isVisible(),
+    ).resolves.toBe(true);
+    await page.screenshot({ path: shotPath('welcome-light') });
+    await context.close();
+  });
+
+  it('shows the 404 screen for an unknown path', async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      const { context, page } = await phonePage(browser, product.url, scheme);
+      const response = await page.goto('/no/such/page');
+      expect(response?.status()).toBe(200);
+      await expect(page.getByRole('heading', { name: '404 Page Not Found' }).textContent()).resolves.toBe(
+        '404 Page Not Found',
+      );
+      await expect(page.getByText('Did you forget to add the page to the router?').isVisible()).resolves.toBe(
+        true,
+      );
+      await page.screenshot({ path: shotPath(`not-found-${scheme}`) });
+      await context.close();
+    }
+  });
+
+  it('sends a signed-out visitor of a protected path to /welcome', async () => {
+    const { context, page } = await phonePage(browser, product.url);
+    for (const path of ['/settings', '/home', '/timeline', '/conversations/3']) {
+      await page.goto(path);
+      await page.waitForURL('**/welcome');
+    }
+    await context.close();
+  });
+
+  it('keeps the column about 28rem wide on a wide screen', async () => {
+    const context = await browser.newContext({
+      baseURL: product.url,
+      viewport: { width: 1280, height: 800 },
+    });
+    const page = await context.newPage();
+    await page.goto('/no/such/page');
+    const width = await page.getByRole('heading', { name: '404 Page Not Found' }).evaluate((el) => {
+      let node: HTMLElement | null = el as HTMLElement;
+      while (node && node.getBoundingClientRect().width < 300) node = node.parentElement;
+      return node?.getBoundingClientRect().width ?? 0;
+    });
+    expect(width).toBeLessThanOrEqual(448);
+    await context.close();
+  });
+});
