@@ -21,9 +21,23 @@ export interface LoadResult {
 export async function load(
   label: string,
   url: string,
-  options: { headers?: Record<string, string>; method?: string; body?: string; seconds?: number; connections?: number } = {},
+  options: {
+    headers?: Record<string, string>;
+    method?: string;
+    body?: string;
+    seconds?: number;
+    connections?: number;
+  } = {},
 ): Promise<LoadResult> {
-  const args = ['-j', '-d', String(options.seconds ?? 8), '-c', String(options.connections ?? 16), '-m', options.method ?? 'GET'];
+  const args = [
+    '-j',
+    '-d',
+    String(options.seconds ?? 8),
+    '-c',
+    String(options.connections ?? 16),
+    '-m',
+    options.method ?? 'GET',
+  ];
   for (const [k, v] of Object.entries(options.headers ?? {})) args.push('-H', `${k}=${v}`);
   if (options.body) args.push('-b', options.body);
   args.push(url);
@@ -34,12 +48,28 @@ export async function load(
     errors: number;
     non2xx: number;
   };
-  return { label, requestsPerSecond: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+  return {
+    label,
+    requestsPerSecond: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors,
+    non2xx: r.non2xx,
+  };
 }
 
 export function printTable(title: string, rows: LoadResult[]): void {
   console.log(`\n${title}`);
-  console.log('  ' + ['case'.padEnd(34), 'req/s'.padStart(9), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'errors'.padStart(7)].join(' '));
+  console.log(
+    '  ' +
+      [
+        'case'.padEnd(34),
+        'req/s'.padStart(9),
+        'p50 ms'.padStart(8),
+        'p99 ms'.padStart(8),
+        'errors'.padStart(7),
+      ].join(' '),
+  );
   for (const r of rows) {
     console.log(
       '  ' +

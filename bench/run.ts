@@ -6,5 +6,7 @@
 import os from 'node:os';
 import { benchGateway } from './gateway.bench';
 
-console.log(`Haven benchmarks — node ${process.version}, ${os.cpus().length} cores, database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`);
+console.log(
+  `Haven benchmarks — node ${process.version}, ${os.cpus().length} cores, database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`,
+);
 await benchGateway();

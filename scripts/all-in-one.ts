@@ -11,6 +11,7 @@ import { ConfigError, loadConfig, type Config } from '@haven/kit/config';
 import { generateKey } from '@haven/kit/crypto';
 import { openDatabase } from '@haven/kit/db';
 import { createLogger } from '@haven/kit/logger';
+import { freePort } from '@haven/kit/net';
 import { repoPath } from '@haven/kit/paths';
 import { onShutdown, startService, type RunningService, type ServiceDefinition } from '@haven/kit/service';
 import { startGateway } from '@haven/gateway/start';
@@ -71,6 +72,10 @@ export async function startAllInOne(
   mkdirSync(dataDir, { recursive: true });
   env.DATA_DIR = dataDir;
   ensureLocalSecrets(env, dataDir);
+  // E-mailed links need the public address; without APP_URL it is this machine's gateway port.
+  let port = options.port ?? (env.PORT ? Number(env.PORT) : 8080);
+  if (port === 0) port = await freePort();
+  env.APP_URL ||= `http://localhost:${port}`;
   const config: Config = loadConfig(env);
   const log = createLogger({ name: 'haven', level: config.LOG_LEVEL });
 
@@ -100,7 +105,7 @@ export async function startAllInOne(
     const gateway = await startGateway({
       config,
       services: urls,
-      port: options.port ?? config.PORT ?? 8080,
+      port,
       host: config.HOST,
       staticDir: config.STATIC_DIR ?? repoPath('frontend', 'dist'),
       log: log.child({ service: 'gateway' }),

@@ -157,16 +157,16 @@ export const authContract = defineContract({
     method: 'POST',
     path: '/api/login',
     body: LoginBody,
-    responses: { 200: User, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody },
-    summary: 'Sets the session cookie. 401 wrong credentials, 403 e-mail not verified.',
+    responses: { 200: User, 400: ErrorBody, 401: ErrorBody, 429: ErrorBody },
+    summary: 'Sets the session cookie. 401 for wrong credentials and for an unverified e-mail alike.',
   },
   register: {
     method: 'POST',
     path: '/api/register',
     body: RegisterBody,
-    responses: { 201: User, 400: ErrorBody, 409: ErrorBody, 429: ErrorBody },
+    responses: { 200: MessageAnswer, 400: ErrorBody, 409: ErrorBody, 429: ErrorBody },
     summary:
-      'Creates an unverified account (isEmailVerified false) and e-mails a code. 409 username or e-mail taken.',
+      'The same verified flow as request-verification: e-mails a code; the account exists once verified.',
   },
   logout: {
     method: 'POST',

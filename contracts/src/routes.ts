@@ -65,8 +65,11 @@ export function isPublicRoute(path: string): boolean {
 /** Header names that carry identity between hops; the gateway strips any a client sends. */
 export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
 export const REQUEST_ID_HEADER = 'x-request-id';
+/** The caller's address as the gateway saw it (rate limits key on it). */
+export const CLIENT_IP_HEADER = 'x-client-ip';
 export const IDENTITY_HEADERS: ReadonlyArray<string> = [
   INTERNAL_TOKEN_HEADER,
+  CLIENT_IP_HEADER,
   'x-user-id',
   'x-user',
   'x-forwarded-user',

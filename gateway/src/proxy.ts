@@ -3,6 +3,7 @@ import type { RequestHandler } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { ErrorBody } from '@haven/contracts/errors';
 import {
+  CLIENT_IP_HEADER,
   IDENTITY_HEADERS,
   INTERNAL_TOKEN_HEADER,
   REQUEST_ID_HEADER,
@@ -36,6 +37,9 @@ export function serviceProxy(options: {
         const locals = (res as http.ServerResponse & { locals?: { userId?: number | null } }).locals;
         const requestId = String(req.headers[REQUEST_ID_HEADER] ?? currentContext()?.requestId ?? '');
         proxyReq.setHeader(INTERNAL_TOKEN_HEADER, tokenFor(locals?.userId ?? null));
+        // Express's req.ip honours `trust proxy` (loopback): the address of the real caller.
+        const ip = (req as http.IncomingMessage & { ip?: string }).ip ?? req.socket.remoteAddress ?? '';
+        proxyReq.setHeader(CLIENT_IP_HEADER, ip);
         proxyReq.setHeader(REQUEST_ID_HEADER, requestId);
       },
       error(err, _req, res) {

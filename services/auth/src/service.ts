@@ -1,6 +1,9 @@
 import { repoPath } from '@haven/kit/paths';
 import type { ServiceDefinition } from '@haven/kit/service';
 import { outbox } from './db/schema';
+import { mailSendJob } from './jobs/mail-send.job';
+import { createMailTransport } from './mail/transport';
+import { authRoutes } from './routes/auth.routes';
 import { preferencesRoutes } from './routes/preferences.routes';
 
 /** The auth service: its migrations, outbox, routes and queue tasks. */
@@ -9,7 +12,8 @@ export const authService: ServiceDefinition = {
   migrationsFolder: repoPath('services', 'auth', 'drizzle'),
   outboxTable: outbox,
   routes(router, deps) {
+    authRoutes(router, deps);
     preferencesRoutes(router, deps);
   },
-  jobs: () => [],
+  jobs: (deps) => [mailSendJob(deps, createMailTransport(deps.config, deps.log))],
 };

@@ -76,6 +76,8 @@ export function errorMiddleware(log: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
     if (err instanceof AppError) {
+      const retryAfter = (err as AppError & { retryAfter?: number }).retryAfter;
+      if (retryAfter) res.setHeader('retry-after', String(retryAfter));
       res.status(err.status).json(err.toBody());
       return;
     }

@@ -47,9 +47,11 @@ export function createInternalTokenSigner(secret: string): (userId: number | nul
 
 function decode(secret: string, token: string): { identity: InternalIdentity; expiresAt: number } {
   const claims = jwt.verify(token, secret, { algorithms: ['HS256'], audience: AUDIENCE, issuer: ISSUER });
-  if (typeof claims !== 'object' || claims === null || typeof claims.exp !== 'number') throw new Error('bad claims');
+  if (typeof claims !== 'object' || claims === null || typeof claims.exp !== 'number')
+    throw new Error('bad claims');
   const uid = (claims as { uid?: unknown }).uid;
-  if (uid !== null && (typeof uid !== 'number' || !Number.isInteger(uid) || uid <= 0)) throw new Error('bad uid');
+  if (uid !== null && (typeof uid !== 'number' || !Number.isInteger(uid) || uid <= 0))
+    throw new Error('bad uid');
   return { identity: { userId: uid }, expiresAt: claims.exp * 1000 };
 }
 

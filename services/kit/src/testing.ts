@@ -3,12 +3,12 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import pg from 'pg';
 import { loadConfig, type Config } from './config';
 import { openDatabase, type DatabaseConnection } from './db';
 import { signInternalToken } from './internal-auth';
 import { createLogger, type Logger } from './logger';
+import { freePort } from './net';
 import { startService, type RunningService, type ServiceDefinition } from './service';
 import { INTERNAL_TOKEN_HEADER } from '@haven/contracts/routes';
 
@@ -104,17 +104,7 @@ export function internalHeaders(config: Config, userId: number | null): Record<s
   };
 }
 
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from './net';
 
 /**
  * A private redis-server on its own port, which a test can stop and start again to simulate an

@@ -1,0 +1,41 @@
+import type { User } from '@haven/contracts/auth';
+import type { Config } from '@haven/kit/config';
+import type { FieldCipher } from '@haven/kit/crypto';
+import type { Db } from '@haven/kit/db';
+import type { RateLimiter } from '@haven/kit/rate-limit';
+import type { SessionStore } from '@haven/kit/sessions';
+import type { UserRow } from '../db/users.repository';
+
+/** What the account flows need; built once from the service's dependencies. */
+export interface AuthContext {
+  db: Db;
+  config: Config;
+  cipher: FieldCipher;
+  sessions: SessionStore;
+  limiter: RateLimiter;
+  /** Publish queued mail now rather than at the relay's next tick. */
+  kickOutbox(): void;
+}
+
+/** How long an e-mailed code or link stays valid. */
+export const CODE_TTL_MINUTES = 15;
+/** Wrong codes allowed before the registration locks until a resend. */
+export const MAX_CODE_ATTEMPTS = 5;
+/** How long a password reset link stays valid. */
+export const RESET_TTL_MINUTES = 60;
+
+/** The public address used in e-mailed links. */
+export function appUrl(config: Config): string {
+  return (config.APP_URL ?? `http://localhost:${config.PORT ?? 8080}`).replace(/\/$/, '');
+}
+
+/** Presenter: the fields of a user that may leave the service (never the password hash). */
+export function presentUser(row: UserRow): User {
+  return {
+    id: row.id,
+    username: row.username,
+    name: row.name,
+    email: row.email,
+    isEmailVerified: row.isEmailVerified,
+  };
+}

@@ -1,0 +1,41 @@
+import type { Request, Response } from 'express';
+import { SESSION_COOKIE } from '@haven/contracts/routes';
+import type { Config } from '@haven/kit/config';
+import type { SessionStore } from '@haven/kit/sessions';
+
+function cookieOptions(config: Config) {
+  return {
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: config.APP_URL?.startsWith('https:') ?? false,
+    path: '/',
+  };
+}
+
+/** Opens a session for the user and sets its cookie (HttpOnly, SameSite=Lax, Secure over https). */
+export async function signIn(
+  res: Response,
+  config: Config,
+  sessions: SessionStore,
+  userId: number,
+): Promise<void> {
+  const { token } = await sessions.create(userId);
+  res.cookie(SESSION_COOKIE, token, { ...cookieOptions(config), maxAge: sessions.ttlSeconds * 1000 });
+}
+
+/** Revokes the session the request's cookie names (if any) and clears the cookie. */
+export async function signOut(
+  req: Request,
+  res: Response,
+  config: Config,
+  sessions: SessionStore,
+): Promise<void> {
+  const raw = req.headers.cookie
+    ?.split(';')
+    .map((p) => p.trim())
+    .find((p) => p.startsWith(`${SESSION_COOKIE}=`))
+    ?.slice(SESSION_COOKIE.length + 1);
+  const claims = raw ? sessions.verifyToken(decodeURIComponent(raw)) : null;
+  if (claims) await sessions.revoke(claims.sessionId);
+  res.clearCookie(SESSION_COOKIE, cookieOptions(config));
+}
