@@ -2,7 +2,7 @@ import { useMemo, type ComponentType } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 'react-router-dom';
 
 import { NotFoundRoute } from '@/app/routes/not-found';
-import { RootLayout } from '@/app/routes/root';
+import { RootLayout, type RouteHandle } from '@/app/routes/root';
 import { RouteError } from '@/app/routes/route-error';
 import { ShellLayout } from '@/app/routes/app/shell';
 import { WelcomeRoute } from '@/app/routes/welcome';
@@ -36,7 +36,12 @@ export const routes: RouteObject[] = [
       {
         element: <GuestRoute redirectTo={paths.root.path} />,
         children: [
-          { path: paths.auth.path, lazy: screen(() => import('@/app/routes/auth'), 'AuthRoute') },
+          {
+            path: paths.auth.path,
+            // The side panel beside the forms needs more than the phone column from 768 px up.
+            handle: { wideColumn: true } satisfies RouteHandle,
+            lazy: screen(() => import('@/app/routes/auth'), 'AuthRoute'),
+          },
           {
             path: paths.verifyCode.path,
             lazy: screen(() => import('@/app/routes/verify-code'), 'VerifyCodeRoute'),

@@ -97,9 +97,13 @@ export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): 
   return parseJson(text) as T;
 }
 
-/** The most readable message for a caught error: the server's own message when it sent one. */
-export function getErrorMessage(error: unknown): string {
-  if (error instanceof ApiError) return error.body?.message ?? error.message;
+/**
+ * The most readable message for a caught error: the server's own message when it sent one. With a
+ * `fallback`, anything else (a bodiless status, a network failure) reads as the fallback instead.
+ */
+export function getErrorMessage(error: unknown, fallback?: string): string {
+  if (error instanceof ApiError && error.body) return error.body.message;
+  if (fallback !== undefined) return fallback;
   if (error instanceof Error) return error.message;
   return String(error);
 }

@@ -1,5 +1,40 @@
-import { PageHeader } from '@/components/layouts/page-header';
+import { useState } from 'react';
 
+import { PageHeader } from '@/components/layouts/page-header';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { AccountCard } from '@/features/auth/components/account-card';
+import { NotificationSettings } from '@/features/settings/components/notification-settings';
+import { PrivacySettings } from '@/features/settings/components/privacy-settings';
+import { ThemeSettings } from '@/features/settings/components/theme-settings';
+import { TroubleshootingCard } from '@/features/settings/components/troubleshooting-card';
+
+type SettingsTab = 'privacy' | 'notifications' | 'display';
+
+/** Settings inside the home shell: Privacy (default), Notifications, Display. */
 export function SettingsRoute() {
-  return <PageHeader title="Settings" />;
+  const [tab, setTab] = useState<SettingsTab>('privacy');
+  return (
+    <div className="flex flex-col gap-5">
+      <PageHeader title="Settings" />
+      <Tabs value={tab} onValueChange={(next) => setTab(next as SettingsTab)}>
+        <TabsList aria-label="Settings sections">
+          <TabsTrigger value="privacy">Privacy</TabsTrigger>
+          <TabsTrigger value="notifications">Notifications</TabsTrigger>
+          <TabsTrigger value="display">Display</TabsTrigger>
+        </TabsList>
+        <TabsContent value="privacy">
+          <PrivacySettings />
+        </TabsContent>
+        <TabsContent value="notifications">
+          <NotificationSettings />
+        </TabsContent>
+        <TabsContent value="display" className="flex flex-col gap-4">
+          <ThemeSettings />
+          {/* Composed here so the settings feature does not import the auth feature. */}
+          <AccountCard />
+          <TroubleshootingCard />
+        </TabsContent>
+      </Tabs>
+    </div>
+  );
 }

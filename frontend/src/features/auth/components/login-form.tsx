@@ -1,0 +1,49 @@
+import { Link, useNavigate } from 'react-router-dom';
+
+import { LoginBody } from '@haven/contracts/auth';
+import { EMAIL_INPUT, FormField } from '@/components/ui/form-field';
+import { PendingButton } from '@/components/ui/pending-button';
+import { paths } from '@/config/paths';
+import { useLogin } from '@/features/auth/api/login';
+import { useZodForm } from '@/lib/use-zod-form';
+
+/** E-mail and password; on success the session is stored and the user lands on /home. */
+export function LoginForm() {
+  const navigate = useNavigate();
+  const loginMutation = useLogin({ onSuccess: () => navigate(paths.home.path, { replace: true }) });
+  const form = useZodForm(LoginBody, { email: '', password: '' });
+
+  return (
+    <form
+      noValidate
+      aria-label="Log in"
+      onSubmit={form.handleSubmit((body) => loginMutation.mutate(body))}
+      className="flex flex-col gap-4"
+    >
+      <FormField
+        label="Email"
+        {...EMAIL_INPUT}
+        field={form.register('email')}
+        error={form.errorOf('email')}
+      />
+      <FormField
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        field={form.register('password')}
+        error={form.errorOf('password')}
+        labelAside={
+          <Link
+            to={paths.resetPassword.path}
+            className="text-sm font-medium text-accent underline-offset-4 hover:underline"
+          >
+            Forgot password?
+          </Link>
+        }
+      />
+      <PendingButton type="submit" size="lg" className="mt-2 w-full" pending={loginMutation.isPending}>
+        Log in
+      </PendingButton>
+    </form>
+  );
+}

@@ -1,0 +1,109 @@
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router-dom';
+
+import { StatusMessage } from '@/components/status-message';
+import { Button } from '@/components/ui/button';
+import { PendingButton } from '@/components/ui/pending-button';
+import { paths } from '@/config/paths';
+import { useResendVerification } from '@/features/auth/api/resend-verification';
+import { useStartVerifiedSession, useVerifyEmail } from '@/features/auth/api/verify-email';
+import { BackToRegistrationLink } from '@/features/auth/components/back-to-registration-link';
+import { VerifyCodeForm } from '@/features/auth/components/verify-code-form';
+import { toast } from '@/hooks/use-toast';
+import { getErrorMessage } from '@/lib/api-client';
+
+/** Spec 9: how long 'verified' shows before the app moves on. */
+const REDIRECT_DELAY_MS = 2000;
+const FAILED_MESSAGE = 'Verification failed. Please check your code and try again.';
+
+/** Entering → verifying → verified (then on to `/` after 2 s) or failed (try again, resend, go back). */
+export function VerifyCodePanel({ email }: { email: string }) {
+  const navigate = useNavigate();
+  const verify = useVerifyEmail();
+  const resend = useResendVerification();
+  const startSession = useStartVerifiedSession();
+  const answer = verify.data;
+
+  useEffect(() => {
+    if (!answer) return;
+    const timer = window.setTimeout(() => {
+      startSession(answer);
+      navigate(paths.root.path, { replace: true });
+    }, REDIRECT_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [answer, startSession, navigate]);
+
+  const verifyCode = (code: string) =>
+    verify.mutate(
+      { email, code },
+      {
+        onSuccess: () =>
+          toast({ title: 'Account created', description: 'Your account has been successfully created.' }),
+      },
+    );
+
+  const resendButton = (
+    <PendingButton
+      variant="outline"
+      className="w-full"
+      pending={resend.isPending}
+      onClick={() => resend.mutate({ email }, { onSuccess: () => verify.reset() })}
+    >
+      Resend Code
+    </PendingButton>
+  );
+
+  if (verify.isSuccess) {
+    return (
+      <StatusMessage tone="success" title="Email Verified!">
+        Your account is ready. Taking you to Haven…
+      </StatusMessage>
+    );
+  }
+
+  if (verify.isError) {
+    const serverMessage = getErrorMessage(verify.error, FAILED_MESSAGE);
+    return (
+      <StatusMessage
+        tone="error"
+        title="Verification Failed"
+        actions={
+          <>
+            <Button className="w-full" onClick={() => verify.reset()}>
+              Try Again
+            </Button>
+            {resendButton}
+            <BackToRegistrationLink />
+          </>
+        }
+      >
+        <p>{FAILED_MESSAGE}</p>
+        {serverMessage !== FAILED_MESSAGE && (
+          <p className="mt-2 font-medium text-foreground">{serverMessage}</p>
+        )}
+      </StatusMessage>
+    );
+  }
+
+  return (
+    <div className="flex flex-col gap-6">
+      <p className="-mt-2 text-sm text-muted-foreground">
+        We sent a 6-digit code to <span className="font-medium break-all text-foreground">{email}</span>.
+        Enter it below to finish creating your account.
+      </p>
+      <VerifyCodeForm onSubmit={verifyCode} pending={verify.isPending} />
+      {verify.isPending && (
+        <p role="status" className="text-center text-sm text-muted-foreground">
+          Verifying your code…
+        </p>
+      )}
+      <div className="flex flex-col items-center gap-2 border-t pt-6">
+        <p className="text-sm text-muted-foreground">
+          Didn&apos;t get a code? It can take a minute to arrive.
+        </p>
+        {resendButton}
+        <BackToRegistrationLink />
+      </div>
+    </div>
+  );
+}
