@@ -16,6 +16,9 @@ import {
   userText,
 } from './common';
 
+/** Longest thought, in characters. */
+export const MAX_CONTENT_LENGTH = 10_000;
+
 /** Most tags one thought may carry. */
 export const MAX_TAGS = 20;
 /** Longest tag, in characters. */
@@ -63,15 +66,25 @@ export const Thought = z.object({
 export type Thought = z.infer<typeof Thought>;
 
 /** POST /api/thoughts. `clientDate` and `timezoneOffset` let the server compute the user's localDate. */
-export const CreateThoughtBody = z.object({
-  content: userText('Please say or enter some text before submitting'),
-  category: CaptureCategory.default('personal'),
-  isVoice: z.boolean().default(false),
-  audioData: AudioData.nullish(),
-  clientDate: IsoDateTime.optional(),
-  timezoneOffset: TimezoneOffset.optional(),
-  tags: Tags.optional(),
-});
+export const CreateThoughtBody = z
+  .object({
+    /** May be empty only for a voice entry that sends audio: the server transcribes it then. */
+    content: z
+      .string()
+      .trim()
+      .max(MAX_CONTENT_LENGTH, { error: `Thoughts are limited to ${MAX_CONTENT_LENGTH} characters` })
+      .default(''),
+    category: CaptureCategory.default('personal'),
+    isVoice: z.boolean().default(false),
+    audioData: AudioData.nullish(),
+    clientDate: IsoDateTime.optional(),
+    timezoneOffset: TimezoneOffset.optional(),
+    tags: Tags.optional(),
+  })
+  .refine((b) => b.content.length > 0 || (b.isVoice && !!b.audioData), {
+    error: 'Please say or enter some text before submitting',
+    path: ['content'],
+  });
 export type CreateThoughtBody = z.infer<typeof CreateThoughtBody>;
 
 /** PATCH /api/thoughts/:id: only the fields that changed, at least one. */

@@ -1,7 +1,41 @@
-import { pgSchema } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, date, index, integer, pgSchema, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { outboxTable } from '@haven/kit/outbox-table';
 
 /** Everything the thoughts service stores lives in its own Postgres schema; no other service reads it. */
 export const thoughtsSchema = pgSchema('thoughts');
 
 export const outbox = outboxTable(thoughtsSchema);
+
+/**
+ * Thoughts. Content and audio are encrypted (bound to the owner), so text search happens after
+ * decryption; tags stay readable for counting and filtering.
+ */
+export const thoughts = thoughtsSchema.table(
+  'thoughts',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull(),
+    /** Encrypted; voice entries keep their leading microphone marker inside. */
+    contentEnc: text('content_enc').notNull(),
+    /** Encrypted audio bytes with their MIME type, or null. */
+    audioEnc: text('audio_enc'),
+    audioMime: text('audio_mime'),
+    isVoice: boolean('is_voice').notNull().default(false),
+    category: text('category').notNull().default('personal'),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** When it was recorded (the client's clock when given). */
+    date: timestamp('date', { withTimezone: true }).notNull().defaultNow(),
+    /** The user's own calendar day, computed from the client's time and offset on create. */
+    localDate: date('local_date', { mode: 'string' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('thoughts_user_day_idx').on(t.userId, t.localDate),
+    index('thoughts_user_date_idx').on(t.userId, t.date),
+  ],
+);

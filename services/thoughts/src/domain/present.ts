@@ -1,0 +1,28 @@
+import type { Thought } from '@haven/contracts/thoughts';
+import type { StoredCategory } from '@haven/contracts/common';
+import type { FieldCipher } from '@haven/kit/crypto';
+import type { ThoughtListRow } from '../db/thoughts.repository';
+
+/** Voice entries keep this marker at the start of their stored content. */
+export const VOICE_MARKER = '🎤';
+
+export const withVoiceMarker = (text: string) => (text ? `${VOICE_MARKER} ${text}` : VOICE_MARKER);
+export const withoutVoiceMarker = (text: string) => text.replace(/^🎤\s*/u, '');
+
+/** Encryption context: a value only decrypts as content of its own owner's thoughts. */
+export const contentContext = (userId: number) => `thoughts.content:${userId}`;
+export const audioContext = (userId: number) => `thoughts.audio:${userId}`;
+
+/** Presenter: exactly the fields that leave the service, content decrypted and unmarked. */
+export function presentThought(row: ThoughtListRow, cipher: FieldCipher): Thought {
+  return {
+    id: row.id,
+    content: withoutVoiceMarker(cipher.decrypt(row.contentEnc, contentContext(row.userId))),
+    date: row.date.toISOString(),
+    localDate: row.localDate,
+    tags: row.tags,
+    isVoice: row.isVoice,
+    category: row.category as StoredCategory,
+    hasAudio: row.hasAudio,
+  };
+}

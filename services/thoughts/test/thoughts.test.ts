@@ -1,0 +1,240 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Thought } from '@haven/contracts/thoughts';
+import { internalHeaders, startTestService } from '@haven/kit/testing';
+import { outbox, thoughts } from '../src/db/schema';
+import { contentContext } from '../src/domain/present';
+import { thoughtsService } from '../src/service';
+
+let svc: Awaited<ReturnType<typeof startTestService>>;
+let nextUser = 100;
+
+beforeAll(async () => {
+  svc = await startTestService(thoughtsService);
+});
+afterAll(async () => svc?.stop());
+
+/** A client acting as one user, straight to the service with the gateway's internal token. */
+function as(userId = nextUser++) {
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(svc.url + path, {
+      method,
+      headers: {
+        ...internalHeaders(svc.config, userId),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body !== undefined ? (typeof body === 'string' ? body : JSON.stringify(body)) : undefined,
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+  return {
+    userId,
+    get: (path: string) => call('GET', path),
+    post: (path: string, body: unknown) => call('POST', path, body),
+    patch: (path: string, body: unknown) => call('PATCH', path, body),
+    delete: (path: string) => call('DELETE', path),
+    create: async (body: Record<string, unknown>) => {
+      const res = await call('POST', '/api/thoughts', {
+        clientDate: '2025-01-05T12:00:00.000Z',
+        timezoneOffset: 0,
+        ...body,
+      });
+      expect(res.status).toBe(201);
+      return res.body as Thought;
+    },
+  };
+}
+
+const countRows = async () => (await svc.deps.db.select({ id: thoughts.id }).from(thoughts)).length;
+const eventsFor = (thoughtId: number) =>
+  svc.deps.db
+    .select()
+    .from(outbox)
+    .where(sql`${outbox.payload}->>'thoughtId' = ${String(thoughtId)}`)
+    .orderBy(outbox.id);
+
+describe('thoughts', () => {
+  it('saves a thought encrypted and lists it on its day', async () => {
+    const me = as();
+    const created = await me.create({
+      content: 'Walked by the river, felt calm',
+      category: 'personal',
+      tags: [' calm ', 'walk', 'Calm'],
+    });
+    expect(created).toMatchObject({
+      content: 'Walked by the river, felt calm',
+      localDate: '2025-01-05',
+      tags: ['calm', 'walk'],
+      isVoice: false,
+      hasAudio: false,
+    });
+    const [raw] = await svc.deps.db.select().from(thoughts).where(eq(thoughts.id, created.id));
+    expect(raw!.contentEnc).not.toContain('river');
+    expect(() => svc.deps.cipher.decrypt(raw!.contentEnc, contentContext(me.userId + 1))).toThrow();
+    expect((await me.get('/api/thoughts?date=2025-01-05&t=123')).body).toEqual([created]);
+    expect((await me.get('/api/thoughts?date=2025-01-06')).body).toEqual([]);
+  });
+
+  it("puts a thought on the user's own calendar day", async () => {
+    const me = as();
+    // 23:30 in Los Angeles (UTC-8 sends 480) is 07:30 UTC the next day.
+    const la = await me.create({
+      content: 'late in LA',
+      clientDate: '2025-01-06T07:30:00.000Z',
+      timezoneOffset: 480,
+    });
+    // 00:30 in Tokyo (UTC+9 sends -540) is 15:30 UTC the day before.
+    const tokyo = await me.create({
+      content: 'early in Tokyo',
+      clientDate: '2025-01-05T15:30:00.000Z',
+      timezoneOffset: -540,
+    });
+    expect(la.localDate).toBe('2025-01-05');
+    expect(tokyo.localDate).toBe('2025-01-06');
+    expect((await me.get('/api/thoughts?date=2025-01-05')).body.map((t: Thought) => t.content)).toEqual([
+      'late in LA',
+    ]);
+  });
+
+  it('returns ranges with both ends included, in either query form', async () => {
+    const me = as();
+    for (const day of ['2024-12-31', '2025-01-01', '2025-01-31', '2025-02-01']) {
+      await me.create({ content: `on ${day}`, clientDate: `${day}T12:00:00.000Z` });
+    }
+    const a = await me.get('/api/thoughts/range?start=2025-01-01&end=2025-01-31');
+    const b = await me.get('/api/thoughts/range?startDate=2025-01-01&endDate=2025-01-31&t=1');
+    expect(a.body.map((t: Thought) => t.localDate)).toEqual(['2025-01-01', '2025-01-31']);
+    expect(b.body).toEqual(a.body);
+    expect((await me.get('/api/thoughts/range?start=2025-02-01&end=2025-01-01')).status).toBe(400);
+    expect((await me.get('/api/thoughts/all')).body).toHaveLength(4);
+  });
+
+  it("never shows, changes or deletes another user's thought", async () => {
+    const owner = as();
+    const other = as();
+    const mine = await owner.create({ content: 'private' });
+    const theirs = await other.create({ content: 'theirs' });
+    expect(
+      (await owner.get(`/api/thoughts/ids?ids=${mine.id},${theirs.id}`)).body.map((t: Thought) => t.id),
+    ).toEqual([mine.id]);
+    expect(await other.patch(`/api/thoughts/${mine.id}`, { content: 'hacked' })).toMatchObject({
+      status: 404,
+      body: { message: 'Thought not found' },
+    });
+    expect((await other.delete(`/api/thoughts/${mine.id}`)).status).toBe(404);
+    expect((await other.get('/api/thoughts/all')).body.map((t: Thought) => t.id)).toEqual([theirs.id]);
+    expect((await owner.get('/api/thoughts/all')).body[0]).toMatchObject({ content: 'private' });
+    expect(await eventsFor(mine.id)).toHaveLength(1);
+  });
+
+  it('updates only the fields sent, and deletes', async () => {
+    const me = as();
+    const t = await me.create({ content: 'draft', category: 'creative', tags: ['idea'] });
+    const retagged = await me.patch(`/api/thoughts/${t.id}`, { tags: ['idea', 'poem'] });
+    expect(retagged.body).toMatchObject({ content: 'draft', category: 'creative', tags: ['idea', 'poem'] });
+    const edited = await me.patch(`/api/thoughts/${t.id}`, { content: 'final', category: 'professional' });
+    expect(edited.body).toMatchObject({ content: 'final', category: 'professional', tags: ['idea', 'poem'] });
+    expect(await me.delete(`/api/thoughts/${t.id}`)).toMatchObject({ status: 200, body: { success: true } });
+    expect((await me.get('/api/thoughts/all')).body).toEqual([]);
+    expect((await eventsFor(t.id)).map((e) => (e.payload as { change: string }).change)).toEqual([
+      'created',
+      'updated',
+      'updated',
+      'deleted',
+    ]);
+  });
+
+  it('keeps the microphone marker of voice entries in storage only', async () => {
+    const me = as();
+    const voice = await me.create({ content: 'spoken words', isVoice: true });
+    expect(voice.content).toBe('spoken words');
+    const [raw] = await svc.deps.db.select().from(thoughts).where(eq(thoughts.id, voice.id));
+    expect(svc.deps.cipher.decrypt(raw!.contentEnc, contentContext(me.userId))).toBe('🎤 spoken words');
+    const edited = await me.patch(`/api/thoughts/${voice.id}`, { content: 'edited words' });
+    expect(edited.body.content).toBe('edited words');
+    const [after] = await svc.deps.db.select().from(thoughts).where(eq(thoughts.id, voice.id));
+    expect(svc.deps.cipher.decrypt(after!.contentEnc, contentContext(me.userId))).toBe('🎤 edited words');
+  });
+
+  it('refuses bad input with 400 naming the problem, and writes nothing', async () => {
+    const me = as();
+    const before = await countRows();
+    const cases: Array<[string, string, unknown, RegExp]> = [
+      ['GET', '/api/thoughts?date=2025-02-30', undefined, /date: Not a real calendar date/],
+      ['GET', '/api/thoughts?date=2025-1-5', undefined, /date: Dates must use the yyyy-MM-dd format/],
+      ['GET', '/api/thoughts/ids?ids=1,x', undefined, /ids/],
+      [
+        'POST',
+        '/api/thoughts',
+        { content: '   ' },
+        /content: Please say or enter some text before submitting/,
+      ],
+      [
+        'POST',
+        '/api/thoughts',
+        { content: 'x'.repeat(10_001) },
+        /content: Thoughts are limited to 10000 characters/,
+      ],
+      ['POST', '/api/thoughts', { content: 'ok', category: 'secret' }, /category/],
+      ['POST', '/api/thoughts', { content: 'ok', clientDate: 'yesterday' }, /clientDate/],
+      [
+        'POST',
+        '/api/thoughts',
+        { content: 'ok', tags: Array.from({ length: 21 }, (_, i) => `t${i}`) },
+        /tags/,
+      ],
+      ['POST', '/api/thoughts', '{"content": ', /Malformed JSON body/],
+    ];
+    for (const [method, path, body, message] of cases) {
+      const res = method === 'GET' ? await me.get(path) : await me.post(path, body);
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(res.body.message).toMatch(message);
+    }
+    const t = await me.create({ content: 'keep me' });
+    for (const patch of [{}, { content: '' }, { color: 'red' }, { category: 'secret' }]) {
+      expect((await me.patch(`/api/thoughts/${t.id}`, patch)).status).toBe(400);
+    }
+    expect((await me.patch('/api/thoughts/abc', { content: 'x' })).status).toBe(400);
+    expect(await countRows()).toBe(before + 1);
+    expect(await eventsFor(t.id)).toHaveLength(1);
+  });
+
+  it('refuses audio over 10 MB', async () => {
+    const me = as();
+    const big = 'A'.repeat(14_000_000);
+    const res = await me.post('/api/thoughts', {
+      content: 'with audio',
+      isVoice: true,
+      audioData: `data:audio/webm;base64,${big}`,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/Audio must be at most 10 MB/);
+  });
+
+  it('writes no thought when its event cannot be written', async () => {
+    const me = as();
+    const before = await countRows();
+    await svc.deps.db.execute(sql`alter table thoughts.outbox rename to outbox_away`);
+    try {
+      expect((await me.post('/api/thoughts', { content: 'doomed' })).status).toBe(500);
+    } finally {
+      await svc.deps.db.execute(sql`alter table thoughts.outbox_away rename to outbox`);
+    }
+    expect(await countRows()).toBe(before);
+  });
+
+  it('classifies with the keyword rule when no LLM is configured', async () => {
+    const me = as();
+    const cases: Array<[string, string]> = [
+      ['Hey Haven, what is on today?', 'chat'],
+      ['can you draft a reply', 'chat'],
+      ['please help me plan', 'chat'],
+      ['?', 'chat'],
+      ['I felt calm after the walk', 'thought'],
+    ];
+    for (const [text, type] of cases)
+      expect((await me.post('/api/analyze-content', { text })).body).toEqual({ type });
+    expect((await me.post('/api/analyze-content', { text: '' })).status).toBe(400);
+  });
+});
