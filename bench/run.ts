@@ -5,8 +5,10 @@
  */
 import os from 'node:os';
 import { benchGateway } from './gateway.bench';
+import { benchThoughts } from './thoughts.bench';
 
 console.log(
   `Haven benchmarks — node ${process.version}, ${os.cpus().length} cores, database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`,
 );
 await benchGateway();
+await benchThoughts();

@@ -10,12 +10,20 @@ export const listColumns = {
   isVoice: thoughts.isVoice,
   category: thoughts.category,
   tags: thoughts.tags,
-  date: thoughts.date,
+  // Formatted by Postgres as the API's ISO string: parsing 10,000 timestamps into Date objects
+  // only to print them again costs more than the rest of a large list.
+  date: sql<string>`to_char(${thoughts.date} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
   localDate: thoughts.localDate,
   hasAudio: sql<boolean>`${thoughts.audioEnc} is not null`,
 };
 export type ThoughtRow = typeof thoughts.$inferSelect;
-export type ThoughtListRow = Omit<ThoughtRow, 'audioEnc' | 'audioMime' | 'createdAt' | 'updatedAt'> & { hasAudio: boolean };
+export type ThoughtListRow = Omit<
+  ThoughtRow,
+  'audioEnc' | 'audioMime' | 'createdAt' | 'updatedAt' | 'date'
+> & {
+  date: string;
+  hasAudio: boolean;
+};
 export type NewThought = typeof thoughts.$inferInsert;
 
 // Every query is scoped to its owner: another user's id simply finds nothing.

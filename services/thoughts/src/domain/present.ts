@@ -18,7 +18,7 @@ export function presentThought(row: ThoughtListRow, cipher: FieldCipher): Though
   return {
     id: row.id,
     content: withoutVoiceMarker(cipher.decrypt(row.contentEnc, contentContext(row.userId))),
-    date: row.date.toISOString(),
+    date: row.date,
     localDate: row.localDate,
     tags: row.tags,
     isVoice: row.isVoice,

@@ -32,7 +32,7 @@ export interface ThoughtsContext {
 const THOUGHT_NOT_FOUND = 'Thought not found';
 
 const present = (ctx: ThoughtsContext, row: ThoughtRow) =>
-  presentThought({ ...row, hasAudio: row.audioEnc !== null }, ctx.cipher);
+  presentThought({ ...row, date: row.date.toISOString(), hasAudio: row.audioEnc !== null }, ctx.cipher);
 
 /** Tells the insights service (and anyone listening) which day of whose thoughts changed. */
 function thoughtChanged(tx: Tx, row: ThoughtRow, change: 'created' | 'updated' | 'deleted') {
