@@ -7,14 +7,14 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright';
 import { codeFrom, linkFrom, startSmtpCatcher } from '../test/doubles/smtp-catcher';
-import { launchBrowser, phonePage, startProduct } from '../test/e2e/harness';
+import { FAKE_MICROPHONE_ARGS, launchBrowser, phonePage, startProduct } from '../test/e2e/harness';
 
 const out = path.join(import.meta.dirname, '..', 'test-results', 'screens');
 mkdirSync(out, { recursive: true });
 
 const smtp = await startSmtpCatcher();
 const product = await startProduct({ SMTP_URL: smtp.url });
-const browser = await launchBrowser();
+const browser = await launchBrowser(FAKE_MICROPHONE_ARGS);
 const who = { username: 'maya', name: 'Maya', email: 'maya@example.com', password: 'secret-pass' };
 
 // One account, made through the API the way the SPA makes it.
@@ -33,7 +33,45 @@ const cookie = verified.headers.getSetCookie()[0]!.split(';')[0]!;
 await api('/api/forgot-password', { email: who.email });
 const resetLink = linkFrom(await smtp.waitFor(who.email, { subject: /Reset/ }), '/reset-password?token=');
 
-type Shot = { name: string; path: string; signedIn?: boolean; then?: (page: Page) => Promise<void> };
+// A few thoughts over the last days, so the timeline and search have something to show.
+const now = Date.now();
+const seed: Array<[number, string, string, string[], boolean?]> = [
+  [0, 'Planted tomatoes with Sam. The soil finally feels warm enough.', 'personal', ['garden', 'family']],
+  [
+    0,
+    'Ship the onboarding review before Thursday; ask Lee about the copy.',
+    'professional',
+    ['work', 'planning'],
+  ],
+  [0, 'Idea: a short story told entirely through voicemails.', 'creative', ['ideas', 'writing'], true],
+  [1, 'Slept badly again. Less coffee after 2pm.', 'personal', ['sleep', 'health']],
+  [2, 'Great call with the design team. Feeling energised about the roadmap.', 'professional', ['work']],
+  [3, 'Long walk by the river; worries felt smaller afterwards.', 'personal', ['health', 'gratitude']],
+];
+for (const [daysAgo, content, category, tags, isVoice] of seed) {
+  const res = await api(
+    '/api/thoughts',
+    {
+      content,
+      category,
+      tags,
+      isVoice: !!isVoice,
+      clientDate: new Date(now - daysAgo * 86_400_000).toISOString(),
+      timezoneOffset: new Date().getTimezoneOffset(),
+    },
+    cookie,
+  );
+  if (!res.ok) throw new Error(`seeding failed: ${res.status}`);
+}
+const QUIET_RECOGNITION = `window.SpeechRecognition = window.webkitSpeechRecognition = class extends EventTarget { start() {} stop() {} abort() {} };`;
+
+type Shot = {
+  name: string;
+  path: string;
+  signedIn?: boolean;
+  init?: string;
+  then?: (page: Page) => Promise<void>;
+};
 const shots: Shot[] = [
   { name: 'welcome', path: '/welcome' },
   { name: 'auth-login', path: '/auth' },
@@ -71,12 +109,70 @@ const shots: Shot[] = [
     signedIn: true,
     then: (p) => p.getByRole('tab', { name: 'Display' }).click(),
   },
+  { name: 'timeline', path: '/timeline', signedIn: true },
+  {
+    name: 'timeline-calendar',
+    path: '/timeline',
+    signedIn: true,
+    then: (p) => p.locator('button[aria-expanded="false"]').filter({ hasText: ',' }).first().click(),
+  },
+  { name: 'timeline-empty-day', path: '/timeline?date=2025-01-05', signedIn: true },
+  {
+    name: 'edit-thought',
+    path: '/timeline',
+    signedIn: true,
+    then: (p) => p.getByRole('button', { name: /Planted tomatoes/ }).click(),
+  },
+  {
+    name: 'delete-confirm',
+    path: '/timeline',
+    signedIn: true,
+    then: async (p) => {
+      await p.getByRole('button', { name: /Planted tomatoes/ }).click();
+      await p.getByRole('dialog', { name: 'Edit Thought' }).getByRole('button', { name: 'Delete' }).click();
+    },
+  },
+  {
+    name: 'capture-voice',
+    path: '/home',
+    signedIn: true,
+    init: QUIET_RECOGNITION,
+    then: (p) => p.getByRole('button', { name: 'Add thought' }).click(),
+  },
+  {
+    name: 'capture-keyboard',
+    path: '/home',
+    signedIn: true,
+    init: QUIET_RECOGNITION,
+    then: async (p) => {
+      await p.getByRole('button', { name: 'Add thought' }).click();
+      await p.getByRole('button', { name: 'Keyboard' }).click();
+      await p.getByLabel('Your thought').fill('Can you help me plan the garden for spring?');
+      await p.getByRole('button', { name: 'Start Chat' }).waitFor();
+    },
+  },
+  {
+    name: 'search',
+    path: '/home',
+    signedIn: true,
+    then: (p) => p.getByRole('button', { name: 'Search' }).click(),
+  },
+  {
+    name: 'search-no-match',
+    path: '/home',
+    signedIn: true,
+    then: async (p) => {
+      await p.getByRole('button', { name: 'Search' }).click();
+      await p.getByRole('searchbox', { name: 'Search thoughts' }).fill('zebra');
+    },
+  },
 ];
 const only = process.argv.slice(2);
 
 for (const scheme of ['light', 'dark'] as const) {
   for (const shot of shots.filter((s) => only.length === 0 || only.includes(s.name))) {
-    const { context, page } = await phonePage(browser, product.url, scheme);
+    const { context, page } = await phonePage(browser, product.url, scheme, { microphone: true });
+    if (shot.init) await page.addInitScript(shot.init);
     if (shot.signedIn) {
       const [name, value] = cookie.split('=');
       await context.addCookies([{ name: name!, value: value!, url: product.url }]);

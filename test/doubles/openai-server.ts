@@ -13,10 +13,12 @@ export interface LlmCall {
  * with `transcript`. `fail` makes every call answer 500. The product reaches it through
  * OPENAI_BASE_URL only.
  */
-export async function startOpenAiDouble(options: {
-  reply?: (request: { system: string; user: string; schemaName: string }) => unknown;
-  transcript?: string;
-} = {}) {
+export async function startOpenAiDouble(
+  options: {
+    reply?: (request: { system: string; user: string; schemaName: string }) => unknown;
+    transcript?: string;
+  } = {},
+) {
   const calls: LlmCall[] = [];
   const state = { fail: false };
   const read = (req: IncomingMessage) =>
@@ -48,7 +50,13 @@ export async function startOpenAiDouble(options: {
         object: 'chat.completion',
         created: Math.floor(Date.now() / 1000),
         model: 'double',
-        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify(content) } }],
+        choices: [
+          {
+            index: 0,
+            finish_reason: 'stop',
+            message: { role: 'assistant', content: JSON.stringify(content) },
+          },
+        ],
       });
     }
     if (req.url === '/v1/audio/transcriptions') return send(200, { text: options.transcript ?? '' });

@@ -50,17 +50,54 @@ export async function startProduct(
   };
 }
 
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+/** Chromium with a fake microphone that always grants access (for voice capture). */
+export const FAKE_MICROPHONE_ARGS = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'];
+
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
-/** A fresh phone-sized page; `colorScheme` lets a test look at dark mode. */
+/**
+ * Makes an account through the real registration flow (reading the code from the SMTP catcher) and
+ * returns its session cookie, for tests that start signed in.
+ */
+export async function createAccount(
+  baseUrl: string,
+  smtp: { waitFor(to: string, options?: { since?: number }): Promise<{ text: string }> },
+  who: { username: string; email: string; password: string; name?: string },
+): Promise<{ name: string; value: string }> {
+  const post = (p: string, body: unknown) =>
+    fetch(baseUrl + p, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const since = Date.now();
+  const requested = await post('/api/request-verification', { ...who, isEmailVerified: false });
+  if (!requested.ok) throw new Error(`registration failed: ${requested.status} ${await requested.text()}`);
+  const code = /verification code is (\d{6})/.exec((await smtp.waitFor(who.email, { since })).text)?.[1];
+  const verified = await post('/api/verify-email', { email: who.email, code });
+  const cookie = verified.headers.getSetCookie()[0]?.split(';')[0];
+  if (!verified.ok || !cookie) throw new Error(`verification failed: ${verified.status}`);
+  const [name, value] = cookie.split('=');
+  return { name: name!, value: value! };
+}
+
+/** A fresh phone-sized page; `colorScheme` lets a test look at dark mode; `cookie` signs it in. */
 export async function phonePage(
   browser: Browser,
   baseURL: string,
   colorScheme: 'light' | 'dark' = 'light',
+  options: { cookie?: { name: string; value: string }; microphone?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL, viewport: PHONE, deviceScaleFactor: 1, colorScheme });
+  const context = await browser.newContext({
+    baseURL,
+    viewport: PHONE,
+    deviceScaleFactor: 1,
+    colorScheme,
+    permissions: options.microphone ? ['microphone'] : [],
+  });
+  if (options.cookie) await context.addCookies([{ ...options.cookie, url: baseURL }]);
   return { context, page: await context.newPage() };
 }
 

@@ -9,18 +9,33 @@ import type { Config } from './config';
  */
 export interface Llm {
   /** Asks for a JSON object matching `schema`; rejects on timeout, HTTP error or a bad answer. */
-  json<S extends z.ZodType>(request: { name: string; system: string; user: string; schema: S; timeoutMs?: number }): Promise<z.infer<S>>;
+  json<S extends z.ZodType>(request: {
+    name: string;
+    system: string;
+    user: string;
+    schema: S;
+    timeoutMs?: number;
+  }): Promise<z.infer<S>>;
   /** Speech to text for a recording. */
-  transcribe(audio: Buffer, options: { filename: string; mimeType: string; timeoutMs?: number }): Promise<string>;
+  transcribe(
+    audio: Buffer,
+    options: { filename: string; mimeType: string; timeoutMs?: number },
+  ): Promise<string>;
 }
 
 /** The model used for speech to text (Whisper's API name). */
 export const TRANSCRIPTION_MODEL = 'whisper-1';
 
 /** The configured LLM, or null when no key is set (a supported mode: callers use local fallbacks). */
-export function createLlm(config: Pick<Config, 'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'OPENAI_MODEL'>): Llm | null {
+export function createLlm(
+  config: Pick<Config, 'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'OPENAI_MODEL'>,
+): Llm | null {
   if (!config.OPENAI_API_KEY) return null;
-  const client = new OpenAI({ apiKey: config.OPENAI_API_KEY, baseURL: config.OPENAI_BASE_URL, maxRetries: 1 });
+  const client = new OpenAI({
+    apiKey: config.OPENAI_API_KEY,
+    baseURL: config.OPENAI_BASE_URL,
+    maxRetries: 1,
+  });
   return {
     async json({ name, system, user, schema, timeoutMs = 20_000 }) {
       const completion = await client.chat.completions.create(

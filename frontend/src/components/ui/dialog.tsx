@@ -12,6 +12,7 @@ import {
 } from 'react';
 import { createPortal } from 'react-dom';
 
+import { FOCUSABLE, trapTab } from '@/lib/focus-trap';
 import { Button, type ButtonProps } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 
@@ -50,9 +51,6 @@ export function Dialog({ open, onOpenChange, children }: DialogProps) {
   );
 }
 
-const FOCUSABLE =
-  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
-
 type DialogContentProps = ComponentProps<'div'> & {
   /** Shows a corner X labelled 'Close'; leave off when the dialog has its own Close button. */
   showCloseButton?: boolean;
@@ -88,21 +86,7 @@ function DialogPanel({ className, children, showCloseButton = false, ...props }:
       onOpenChange(false);
       return;
     }
-    if (event.key !== 'Tab' || !panelRef.current) return;
-    const items = Array.from(panelRef.current.querySelectorAll<HTMLElement>(FOCUSABLE));
-    const first = items[0];
-    const last = items[items.length - 1];
-    if (!first || !last) {
-      event.preventDefault();
-      return;
-    }
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
+    if (panelRef.current) trapTab(event, panelRef.current);
   }
 
   return (

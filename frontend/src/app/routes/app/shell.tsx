@@ -2,16 +2,18 @@ import { useState } from 'react';
 import { Outlet } from 'react-router-dom';
 
 import { HomeShell } from '@/components/layouts/home-shell';
-import { NewThoughtDialog } from '@/features/thoughts/components/new-thought-dialog';
+import { CaptureDialog } from '@/features/capture/components/capture-dialog';
+import { SearchOverlay } from '@/features/search/components/search-overlay';
 
 /** Layout route for the tabbed screens (/home, /insights, /assist, /integrations, /settings). */
 export function ShellLayout() {
   const [adding, setAdding] = useState(false);
+  const [searching, setSearching] = useState(false);
   return (
-    // The search overlay arrives with the thoughts feature; until then the button does nothing.
-    <HomeShell onSearch={() => {}} onAddThought={() => setAdding(true)}>
+    <HomeShell onSearch={() => setSearching(true)} onAddThought={() => setAdding(true)}>
       <Outlet />
-      <NewThoughtDialog open={adding} onOpenChange={setAdding} />
+      <CaptureDialog open={adding} onOpenChange={setAdding} />
+      <SearchOverlay open={searching} onClose={() => setSearching(false)} />
     </HomeShell>
   );
 }

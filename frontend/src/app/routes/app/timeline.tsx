@@ -1,6 +1,35 @@
+import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+
+import { BottomTabBar } from '@/components/layouts/bottom-tab-bar';
 import { SimplePage } from '@/components/layouts/simple-page';
 import { paths } from '@/config/paths';
+import { CaptureDialog } from '@/features/capture/components/capture-dialog';
+import { Timeline } from '@/features/thoughts/components/timeline';
+import { dayFromParam, todayYmd } from '@/features/thoughts/lib/local-day';
 
+/** /timeline?date=yyyy-MM-dd ('All Thoughts'): the selected day lives in the URL so a reload keeps it. */
 export function TimelineRoute() {
-  return <SimplePage backTo={paths.home.path} title="All Thoughts" />;
+  const [params, setParams] = useSearchParams();
+  const today = todayYmd();
+  const date = dayFromParam(params.get('date'));
+  const [adding, setAdding] = useState(false);
+
+  return (
+    <>
+      <SimplePage
+        backTo={paths.home.path}
+        title="All Thoughts"
+        className="pb-[calc(6rem+env(safe-area-inset-bottom))]"
+      >
+        <Timeline
+          date={date}
+          today={today}
+          onDateChange={(next) => setParams({ date: next }, { replace: true })}
+        />
+      </SimplePage>
+      <BottomTabBar onAddThought={() => setAdding(true)} />
+      <CaptureDialog open={adding} onOpenChange={setAdding} />
+    </>
+  );
 }

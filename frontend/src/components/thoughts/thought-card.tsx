@@ -1,0 +1,74 @@
+import { displayCategory } from '@haven/contracts/common';
+import type { Thought } from '@haven/contracts/thoughts';
+import { Mic } from 'lucide-react';
+import { useId } from 'react';
+
+import { CATEGORY_LABELS } from '@/components/thoughts/thought-categories';
+import { formatShortDay, formatTimeOfDay } from '@/components/thoughts/thought-format';
+import { Badge } from '@/components/ui/badge';
+import { cn } from '@/lib/utils';
+
+const TRANSCRIBING = 'Transcribing…';
+
+interface ThoughtCardProps {
+  thought: Thought;
+  onOpen: (thought: Thought) => void;
+  /** Adds the day before the time (lists that span several days, like search results). */
+  showDate?: boolean;
+}
+
+/**
+ * One thought as a tappable card. Its accessible name is the content (or 'Transcribing…'); time,
+ * category, voice and tags are its description, so the whole card stays one button.
+ */
+export function ThoughtCard({ thought, onOpen, showDate = false }: ThoughtCardProps) {
+  const id = useId();
+  const time = formatTimeOfDay(thought.date);
+  const when = showDate ? `${formatShortDay(thought.localDate)} · ${time}` : time;
+  const category = CATEGORY_LABELS[displayCategory(thought.category)];
+  const transcribing = thought.content.trim() === '';
+
+  return (
+    <button
+      type="button"
+      aria-labelledby={`${id}-content`}
+      aria-describedby={thought.tags.length > 0 ? `${id}-meta ${id}-tags` : `${id}-meta`}
+      onClick={() => onOpen(thought)}
+      data-thought-id={thought.id}
+      className="flex w-full min-w-0 flex-col gap-2 rounded-xl border bg-card p-4 text-left text-card-foreground shadow-sm transition-colors outline-none hover:border-accent/40 hover:bg-muted/40 focus-visible:ring-2 focus-visible:ring-ring"
+    >
+      <span id={`${id}-meta`} className="flex w-full items-center gap-2 text-xs text-muted-foreground">
+        <time dateTime={thought.date} className="tabular-nums">
+          {when}
+        </time>
+        {thought.isVoice && (
+          <>
+            <Mic className="size-3.5 text-accent" aria-hidden="true" />
+            <span className="sr-only">, voice entry</span>
+          </>
+        )}
+        <span className="sr-only">, </span>
+        <Badge className="ml-auto">{category}</Badge>
+      </span>
+      <span
+        id={`${id}-content`}
+        className={cn(
+          'line-clamp-4 text-[15px] leading-relaxed break-words whitespace-pre-line',
+          transcribing && 'text-muted-foreground italic',
+        )}
+      >
+        {transcribing ? TRANSCRIBING : thought.content}
+      </span>
+      {thought.tags.length > 0 && (
+        <span id={`${id}-tags`} className="flex flex-wrap gap-1.5">
+          <span className="sr-only">Tags: {thought.tags.join(', ')}</span>
+          {thought.tags.map((tag) => (
+            <Badge key={tag} variant="secondary" aria-hidden="true" className="max-w-[12rem]">
+              <span className="truncate">#{tag}</span>
+            </Badge>
+          ))}
+        </span>
+      )}
+    </button>
+  );
+}

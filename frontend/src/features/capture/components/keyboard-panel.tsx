@@ -1,0 +1,41 @@
+import { useEffect, useId, useRef } from 'react';
+
+import { MAX_CONTENT_LENGTH } from '@haven/contracts/thoughts';
+import { Label } from '@/components/ui/label';
+import { Textarea } from '@/components/ui/textarea';
+
+interface KeyboardPanelProps {
+  value: string;
+  onChange: (value: string) => void;
+}
+
+/** Keyboard mode: one text area, focused with the caret after any text as soon as the mode is chosen. */
+export function KeyboardPanel({ value, onChange }: KeyboardPanelProps) {
+  const id = useId();
+  const ref = useRef<HTMLTextAreaElement>(null);
+
+  // Also after a forced switch (microphone failure), so typing can continue where speech left off.
+  useEffect(() => {
+    const area = ref.current;
+    if (!area) return;
+    area.focus();
+    area.setSelectionRange(area.value.length, area.value.length);
+  }, []);
+
+  return (
+    <div className="flex flex-col gap-2">
+      <Label htmlFor={id}>Your thought</Label>
+      <Textarea
+        ref={ref}
+        id={id}
+        placeholder="What's on your mind?"
+        rows={5}
+        // About as tall as the voice panel, so switching modes does not make the dialog jump.
+        className="min-h-54"
+        maxLength={MAX_CONTENT_LENGTH}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </div>
+  );
+}

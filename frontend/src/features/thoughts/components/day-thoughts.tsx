@@ -1,0 +1,51 @@
+import type { Thought } from '@haven/contracts/thoughts';
+import { NotebookPen } from 'lucide-react';
+
+import { ErrorAlert } from '@/components/ui/error-alert';
+import { ThoughtCard } from '@/components/thoughts/thought-card';
+import { ThoughtListPlaceholder } from '@/components/thoughts/thought-list-placeholder';
+import { useThoughtsByDay } from '@/features/thoughts/api/get-thoughts-by-day';
+import { dayListHeading } from '@/features/thoughts/lib/local-day';
+
+interface DayThoughtsProps {
+  date: string;
+  today: string;
+  onOpen: (thought: Thought) => void;
+}
+
+/** The list of one day's thoughts under its heading, with loading, error and empty states. */
+export function DayThoughts({ date, today, onOpen }: DayThoughtsProps) {
+  const thoughts = useThoughtsByDay(date);
+  const headingId = `day-thoughts-${date}`;
+
+  return (
+    <section aria-labelledby={headingId} className="flex flex-col gap-3">
+      <h2 id={headingId} className="text-lg font-semibold tracking-tight">
+        {dayListHeading(date, today)}
+      </h2>
+      {thoughts.isPending ? (
+        <ThoughtListPlaceholder count={2} />
+      ) : thoughts.isError ? (
+        <ErrorAlert>{thoughts.error.message}</ErrorAlert>
+      ) : thoughts.data.length === 0 ? (
+        <div className="flex flex-col items-center gap-2 rounded-xl border border-dashed px-6 py-10 text-center">
+          <NotebookPen aria-hidden="true" className="size-8 text-muted-foreground/60" />
+          <p className="font-medium">No thoughts for this day.</p>
+          {date === today && (
+            <p className="text-sm text-balance text-muted-foreground">
+              Tap the + button below to capture one.
+            </p>
+          )}
+        </div>
+      ) : (
+        <ul className="flex flex-col gap-3">
+          {thoughts.data.map((thought) => (
+            <li key={thought.id}>
+              <ThoughtCard thought={thought} onOpen={onOpen} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

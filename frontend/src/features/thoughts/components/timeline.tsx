@@ -1,0 +1,46 @@
+import type { Thought } from '@haven/contracts/thoughts';
+import { useId, useState } from 'react';
+
+import { EditThoughtDialog } from '@/components/thoughts/edit-thought-dialog';
+import { DayNavigator } from '@/features/thoughts/components/day-navigator';
+import { DayThoughts } from '@/features/thoughts/components/day-thoughts';
+import { TimelineCalendar } from '@/features/thoughts/components/timeline-calendar';
+import { shiftYmd } from '@/features/thoughts/lib/local-day';
+
+interface TimelineProps {
+  /** The selected day, `yyyy-MM-dd`. */
+  date: string;
+  today: string;
+  onDateChange: (date: string) => void;
+}
+
+/** Day-by-day browsing: the day heading with its calendar, that day's thoughts, and editing them. */
+export function Timeline({ date, today, onDateChange }: TimelineProps) {
+  const calendarId = useId();
+  const [calendarOpen, setCalendarOpen] = useState(false);
+  const [editing, setEditing] = useState<Thought | null>(null);
+
+  function goTo(next: string) {
+    setCalendarOpen(false);
+    if (next === date) return;
+    onDateChange(next);
+    window.scrollTo({ top: 0 });
+  }
+
+  return (
+    <div className="flex flex-col gap-5">
+      <div className="flex flex-col gap-3">
+        <DayNavigator
+          date={date}
+          onStep={(days) => goTo(shiftYmd(date, days))}
+          calendarOpen={calendarOpen}
+          onToggleCalendar={() => setCalendarOpen((open) => !open)}
+          calendarId={calendarId}
+        />
+        {calendarOpen && <TimelineCalendar id={calendarId} date={date} today={today} onSelect={goTo} />}
+      </div>
+      <DayThoughts date={date} today={today} onOpen={setEditing} />
+      <EditThoughtDialog thought={editing} onClose={() => setEditing(null)} />
+    </div>
+  );
+}
