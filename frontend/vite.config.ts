@@ -3,10 +3,10 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type ProxyOptions } from 'vite';
 
-/** The gateway answers every `/api` call; in dev and preview it runs on its default port. */
+/** The gateway answers every `/api` call; in dev and preview it runs on PORT (default 8080). */
 const apiProxy: Record<string, ProxyOptions> = {
   '/api': {
-    target: 'http://127.0.0.1:8080',
+    target: `http://127.0.0.1:${process.env.PORT || 8080}`,
     // Keep the browser's Host so the session cookie is set for the page's own origin.
     changeOrigin: false,
     cookieDomainRewrite: { '*': '' },
