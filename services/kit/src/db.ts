@@ -44,7 +44,37 @@ export async function openDatabase(options: {
     mkdirSync(location, { recursive: true });
   }
   const client = await PGlite.create(location);
-  return { kind: 'pglite', client, close: () => client.close() };
+  const maintenance = maintainEmbedded(client);
+  return {
+    kind: 'pglite',
+    client,
+    close: async () => {
+      maintenance.stop();
+      await client.close();
+    },
+  };
+}
+
+/** How often an embedded database is vacuumed and analysed. */
+const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * PGlite runs Postgres in single-user mode, where autovacuum never runs: without this, the dead rows
+ * every edit and delete leaves behind would never be reclaimed, and the planner's statistics would
+ * stay those of the first day. Runs shortly after start, then hourly.
+ */
+function maintainEmbedded(client: PGlite): { stop(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const run = () => {
+    client.exec('vacuum analyze').catch(() => {
+      // A failed round is retried at the next interval; queries are unaffected.
+    });
+    timer = setTimeout(run, MAINTENANCE_INTERVAL_MS);
+    timer.unref();
+  };
+  timer = setTimeout(run, 30_000);
+  timer.unref();
+  return { stop: () => clearTimeout(timer) };
 }
 
 /** The Drizzle handle over a connection. */
