@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import compression from 'compression';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { ErrorBody } from '@haven/contracts/errors';
@@ -67,6 +68,9 @@ export function createGatewayApp(options: GatewayOptions): Express {
       strictTransportSecurity: options.https ? undefined : false,
     }),
   );
+
+  // Lists of thoughts run to megabytes of JSON; on a phone's connection gzip is worth its CPU.
+  app.use(compression({ threshold: 1024 }));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', service: 'gateway' });

@@ -1,3 +1,5 @@
+import { createServer, get as httpGet } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +11,7 @@ import { connectRedis, createRedis, type Redis } from '@haven/kit/redis';
 import { createSessionStore, type SessionStore } from '@haven/kit/sessions';
 import { internalHeaders, startTestService } from '@haven/kit/testing';
 import { startGateway, type RunningGateway } from '../src/start';
+import { startTestGateway } from '../src/testing';
 
 describe('gateway', () => {
   let auth: Awaited<ReturnType<typeof startTestService>>;
@@ -178,6 +181,44 @@ describe('gateway', () => {
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
     const line = authLog.find((l) => l.reqId === requestId && l.msg === 'request');
     expect(line).toMatchObject({ method: 'GET', path: '/api/user-preferences', status: 200 });
+  });
+
+  it('gzips large proxied answers for clients that accept it, and leaves small ones alone', async () => {
+    // A stand-in service answering 20 KB of JSON, behind a gateway of its own.
+    const upstream = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: i, content: 'the same words again' }))),
+      );
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    const other = await startTestGateway(auth.config, { thoughts: upstreamUrl }, auth.url);
+    try {
+      const cookie = await cookieFor(81);
+      const raw = (path: string, encoding?: string) =>
+        new Promise<{ encoding?: string; bytes: number }>((resolve, reject) => {
+          // fetch would decompress: read the answer as it travels.
+          httpGet(
+            new URL(path, other.url),
+            { headers: { cookie, ...(encoding ? { 'accept-encoding': encoding } : {}) } },
+            (res) => {
+              let bytes = 0;
+              res.on('data', (c: Buffer) => (bytes += c.length));
+              res.on('end', () => resolve({ encoding: res.headers['content-encoding'], bytes }));
+            },
+          ).on('error', reject);
+        });
+      const gzipped = await raw('/api/thoughts/all', 'gzip');
+      const plain = await raw('/api/thoughts/all');
+      expect(gzipped.encoding).toBe('gzip');
+      expect(plain.encoding).toBeUndefined();
+      expect(gzipped.bytes).toBeLessThan(plain.bytes / 10);
+      expect((await raw('/api/user-preferences', 'gzip')).encoding).toBeUndefined();
+    } finally {
+      await other.close();
+      upstream.close();
+    }
   });
 
   it('sets security headers', async () => {
