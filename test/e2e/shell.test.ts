@@ -20,13 +20,9 @@ describe('the app shell in Chromium at 390×844', () => {
     const { context, page } = await phonePage(browser, product.url);
     await page.goto('/');
     await page.waitForURL('**/welcome');
-    await expect(
-      page
-        .getByRole('button', { name: 'Log in' })
-        .or(page.getByRole('link', { name: 'Log in' }))
-        .first()
-        .isVisible(),
-    ).resolves.toBe(true);
+    // The welcome screen renders once the session check has answered: wait for it, don't peek.
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    await page.getByRole('button', { name: 'Create account' }).waitFor();
     await page.screenshot({ path: shotPath('welcome-light') });
     await context.close();
   });
@@ -39,9 +35,7 @@ describe('the app shell in Chromium at 390×844', () => {
       await expect(page.getByRole('heading', { name: '404 Page Not Found' }).textContent()).resolves.toBe(
         '404 Page Not Found',
       );
-      await expect(page.getByText('Did you forget to add the page to the router?').isVisible()).resolves.toBe(
-        true,
-      );
+      await page.getByText('Did you forget to add the page to the router?').waitFor();
       await page.screenshot({ path: shotPath(`not-found-${scheme}`) });
       await context.close();
     }
