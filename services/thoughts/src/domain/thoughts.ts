@@ -35,7 +35,7 @@ const present = (ctx: ThoughtsContext, row: ThoughtRow) =>
   presentThought({ ...row, date: row.date.toISOString(), hasAudio: row.audioEnc !== null }, ctx.cipher);
 
 /** Tells the insights service (and anyone listening) which day of whose thoughts changed. */
-function thoughtChanged(tx: Tx, row: ThoughtRow, change: 'created' | 'updated' | 'deleted') {
+export function thoughtChanged(tx: Tx, row: ThoughtRow, change: 'created' | 'updated' | 'deleted') {
   return writeOutbox(tx, outbox, 'thought.changed', {
     eventId: newEventId(),
     userId: row.userId,

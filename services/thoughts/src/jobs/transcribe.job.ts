@@ -1,11 +1,10 @@
 import { UnrecoverableError } from 'bullmq';
 import type { Llm } from '@haven/kit/llm';
-import { newEventId, writeOutbox } from '@haven/kit/outbox';
 import { defineJob } from '@haven/kit/queue';
 import type { ServiceDeps } from '@haven/kit/service';
 import { findOwned, updateOwned } from '../db/thoughts.repository';
-import { outbox } from '../db/schema';
 import { audioContext, contentContext, withoutVoiceMarker, withVoiceMarker } from '../domain/present';
+import { thoughtChanged } from '../domain/thoughts';
 
 /**
  * Fills in the text of a voice thought that arrived as audio only. Idempotent: a thought that is
@@ -31,13 +30,7 @@ export function transcribeJob({ db, cipher, outbox: relay }: ServiceDeps, llm: L
           contentEnc: cipher.encrypt(withVoiceMarker(text), contentContext(userId)),
         });
         if (!updated) return;
-        await writeOutbox(tx, outbox, 'thought.changed', {
-          eventId: newEventId(),
-          userId,
-          thoughtId,
-          localDate: updated.localDate,
-          change: 'updated',
-        });
+        await thoughtChanged(tx, updated, 'updated');
       });
       relay?.kick();
       log.info({ thoughtId }, 'voice thought transcribed');
