@@ -29,7 +29,6 @@ export interface JobDefinition<Q extends QueueName = QueueName> {
   /** Runs only after the last attempt failed (or the error was unrecoverable). */
   onFailed?(payload: JobPayload<Q>, error: Error, ctx: { log: Logger }): Promise<void>;
   concurrency?: number;
-  options?: JobsOptions;
 }
 
 /** Keeps the literal queue type of a job definition. */
@@ -78,13 +77,15 @@ export class QueueRegistry {
     name: Q,
     payload: JobPayload<Q>,
     meta: JobData['meta'] = {},
+    /** Overrides DEFAULT_JOB_OPTIONS (attempts and backoff are fixed when a job is added). */
+    options: JobsOptions = {},
   ): Promise<string> {
     const def = JOBS[name];
     const parsed = def.payload.parse(payload) as JobPayload<Q>;
     const jobId = (def.jobId as (p: JobPayload<Q>) => string)(parsed);
     const requestId = meta.requestId ?? currentContext()?.requestId;
     const data: JobData<Q> = { payload: parsed, meta: requestId ? { requestId } : {} };
-    await this.get(name).add(name, data, { jobId });
+    await this.get(name).add(name, data, { ...options, jobId });
     return jobId;
   }
 
