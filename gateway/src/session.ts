@@ -1,18 +1,8 @@
 import type { Request, RequestHandler } from 'express';
-import { isPublicRoute, SESSION_COOKIE } from '@haven/contracts/routes';
+import { isPublicRoute } from '@haven/contracts/routes';
 import { AppError, unauthorized } from '@haven/kit/errors';
 import type { Logger } from '@haven/kit/logger';
-import type { SessionStore } from '@haven/kit/sessions';
-
-/** Reads one cookie without parsing the whole header into an object. */
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return undefined;
-}
+import { sessionTokenFrom, type SessionStore } from '@haven/kit/sessions';
 
 /** The request path including any router mount point, without the query. */
 export function fullPath(req: Request): string {
@@ -27,7 +17,7 @@ export function fullPath(req: Request): string {
  */
 export function sessionMiddleware(sessions: SessionStore, log: Logger): RequestHandler {
   return async (req, res, next) => {
-    const token = readCookie(req.headers.cookie, SESSION_COOKIE);
+    const token = sessionTokenFrom(req.headers.cookie);
     const claims = token ? sessions.verifyToken(token) : null;
     let userId: number | null = null;
     if (claims) {

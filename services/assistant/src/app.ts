@@ -3,5 +3,5 @@ import { assistantService } from './service';
 
 /** Builds the assistant service's Express app (never listens). */
 export function createApp(deps: ServiceDeps) {
-  return buildServiceApp(assistantService, deps, { db: deps.db, redis: deps.redis });
+  return buildServiceApp(assistantService, deps);
 }

@@ -3,5 +3,5 @@ import { authService } from './service';
 
 /** Builds the auth service's Express app (never listens). */
 export function createApp(deps: ServiceDeps) {
-  return buildServiceApp(authService, deps, { db: deps.db, redis: deps.redis });
+  return buildServiceApp(authService, deps);
 }

@@ -3,5 +3,5 @@ import { insightsService } from './service';
 
 /** Builds the insights service's Express app (never listens). */
 export function createApp(deps: ServiceDeps) {
-  return buildServiceApp(insightsService, deps, { db: deps.db, redis: deps.redis });
+  return buildServiceApp(insightsService, deps);
 }

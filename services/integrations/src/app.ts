@@ -3,5 +3,5 @@ import { integrationsService } from './service';
 
 /** Builds the integrations service's Express app (never listens). */
 export function createApp(deps: ServiceDeps) {
-  return buildServiceApp(integrationsService, deps, { db: deps.db, redis: deps.redis });
+  return buildServiceApp(integrationsService, deps);
 }

@@ -24,18 +24,15 @@ export class AppError extends Error {
 export const badRequest = (message: string, issues?: ErrorIssue[]) =>
   new AppError(400, 'bad_request', message, issues);
 export const unauthorized = (message = 'Not signed in') => new AppError(401, 'unauthorized', message);
-export const forbidden = (message = 'Forbidden') => new AppError(403, 'forbidden', message);
 export const notFound = (message = 'Not found') => new AppError(404, 'not_found', message);
 export const conflict = (message: string) => new AppError(409, 'conflict', message);
 export const payloadTooLarge = (message = 'Request body is too large') =>
   new AppError(413, 'payload_too_large', message);
 export const tooManyRequests = (message = 'Too many requests. Please try again later.') =>
   new AppError(429, 'rate_limited', message);
-export const serviceUnavailable = (message = 'Service unavailable') =>
-  new AppError(503, 'unavailable', message);
 
 /** Reduces zod's issues to the `{ path, message, code }` the error body carries. */
-export function issuesOf(error: ZodError): ErrorIssue[] {
+function issuesOf(error: ZodError): ErrorIssue[] {
   return error.issues.map((i) => ({
     path: i.path.filter((p): p is string | number => typeof p !== 'symbol'),
     message: i.message,

@@ -12,10 +12,8 @@ export interface HandlerInput<R extends RouteContract> {
   params: ParamsOf<R>;
   query: QueryOf<R>;
   body: BodyOf<R>;
-  /** The signed-in user's id; null only on public routes called without a session. */
+  /** The signed-in user. Routes outside PUBLIC_ROUTES refuse anonymous calls before the handler runs. */
   userId: number;
-  /** The user's id if any: what public routes read. */
-  optionalUserId: number | null;
   req: Request;
   res: Response;
 }
@@ -66,7 +64,6 @@ export function mountContract<C extends Record<string, RouteContract>>(
         query: parsePart(route.query, req.query, 'query'),
         body: parsePart(route.body, req.body, 'body'),
         userId: identity.userId as number,
-        optionalUserId: identity.userId,
         req,
         res,
       } as HandlerInput<RouteContract>;

@@ -55,16 +55,6 @@ function decode(secret: string, token: string): { identity: InternalIdentity; ex
   return { identity: { userId: uid }, expiresAt: claims.exp * 1000 };
 }
 
-/** Verifies an internal token; throws a 401 AppError when it is missing, forged or expired. */
-export function verifyInternalToken(secret: string, token: string | undefined): InternalIdentity {
-  if (!token) throw new AppError(401, 'internal_token_missing', 'Missing internal token');
-  try {
-    return decode(secret, token).identity;
-  } catch {
-    throw new AppError(401, 'internal_token_invalid', 'Invalid internal token');
-  }
-}
-
 /**
  * Refuses any request that does not carry a valid internal token, so a service port reached
  * directly cannot be spoofed. The identity lands in `res.locals.identity`. A token already verified

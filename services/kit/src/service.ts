@@ -64,19 +64,15 @@ export interface StartOptions {
 }
 
 /** Builds the Express app of a service from its definition and dependencies (tests use this). */
-export function buildServiceApp(
-  def: ServiceDefinition,
-  deps: ServiceDeps,
-  readiness: { db: Db; redis: Redis },
-) {
+export function buildServiceApp(def: ServiceDefinition, deps: ServiceDeps) {
   return createServiceApp({
     name: def.name,
     log: deps.log,
     internalSecret: deps.config.INTERNAL_SECRET,
     jsonLimit: def.jsonLimit,
     health: healthRouter(def.name, {
-      database: () => pingDatabase(readiness.db),
-      redis: () => readiness.redis.ping(),
+      database: () => pingDatabase(deps.db),
+      redis: () => deps.redis.ping(),
     }),
     routes: (router) => def.routes(router, deps),
   });
@@ -118,7 +114,7 @@ export async function startService(def: ServiceDefinition, options: StartOptions
   const jobs = def.jobs(deps);
   const workers = runWorkers && jobs.length > 0 ? startWorkers(jobs, connection, log) : undefined;
 
-  const app = buildServiceApp(def, deps, { db, redis });
+  const app = buildServiceApp(def, deps);
   const server = app.listen(options.port ?? config.PORT ?? 0, options.host ?? '127.0.0.1');
   server.keepAliveTimeout = 65_000;
   await once(server, 'listening');

@@ -2,6 +2,18 @@ import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { ExpiringCache } from './cache';
 import type { Redis } from './redis';
+import { SESSION_COOKIE } from '@haven/contracts/routes';
+
+/** The session cookie's value in a Cookie header, if there is one. */
+export function sessionTokenFrom(cookieHeader: string | undefined): string | undefined {
+  if (!cookieHeader) return undefined;
+  for (const part of cookieHeader.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE)
+      return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}
 
 /** How long a session lasts without signing in again. */
 export const SESSION_TTL_SECONDS = 30 * 24 * 3600;

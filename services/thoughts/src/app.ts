@@ -3,5 +3,5 @@ import { thoughtsService } from './service';
 
 /** Builds the thoughts service's Express app (never listens). */
 export function createApp(deps: ServiceDeps) {
-  return buildServiceApp(thoughtsService, deps, { db: deps.db, redis: deps.redis });
+  return buildServiceApp(thoughtsService, deps);
 }

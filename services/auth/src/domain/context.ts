@@ -2,7 +2,6 @@ import type { User } from '@haven/contracts/auth';
 import type { Config } from '@haven/kit/config';
 import type { FieldCipher } from '@haven/kit/crypto';
 import type { Db } from '@haven/kit/db';
-import type { RateLimiter } from '@haven/kit/rate-limit';
 import type { SessionStore } from '@haven/kit/sessions';
 import type { UserRow } from '../db/users.repository';
 
@@ -12,7 +11,6 @@ export interface AuthContext {
   config: Config;
   cipher: FieldCipher;
   sessions: SessionStore;
-  limiter: RateLimiter;
   /** Publish queued mail now rather than at the relay's next tick. */
   kickOutbox(): void;
 }

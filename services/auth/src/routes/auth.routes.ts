@@ -50,7 +50,6 @@ export function authRoutes(router: Router, deps: ServiceDeps): void {
     config: deps.config,
     cipher: deps.cipher,
     sessions: deps.sessions,
-    limiter,
     kickOutbox: () => deps.outbox?.kick(),
   };
   const { config, sessions } = deps;

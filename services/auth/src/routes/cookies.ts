@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { SESSION_COOKIE } from '@haven/contracts/routes';
 import type { Config } from '@haven/kit/config';
-import type { SessionStore } from '@haven/kit/sessions';
+import { sessionTokenFrom, type SessionStore } from '@haven/kit/sessions';
 
 function cookieOptions(config: Config) {
   return {
@@ -30,12 +30,8 @@ export async function signOut(
   config: Config,
   sessions: SessionStore,
 ): Promise<void> {
-  const raw = req.headers.cookie
-    ?.split(';')
-    .map((p) => p.trim())
-    .find((p) => p.startsWith(`${SESSION_COOKIE}=`))
-    ?.slice(SESSION_COOKIE.length + 1);
-  const claims = raw ? sessions.verifyToken(decodeURIComponent(raw)) : null;
+  const token = sessionTokenFrom(req.headers.cookie);
+  const claims = token ? sessions.verifyToken(token) : null;
   if (claims) await sessions.revoke(claims.sessionId);
   res.clearCookie(SESSION_COOKIE, cookieOptions(config));
 }
