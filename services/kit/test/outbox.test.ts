@@ -107,12 +107,13 @@ describe('transactional outbox', () => {
     const [sent] = await db.select().from(outbox);
 
     // A replay of the same row (a crash between publishing and marking it sent) is the same job.
+    // The background loop is stopped first so this flush is the only publisher of the replay.
+    await relay.stop();
     await db.update(outbox).set({ sentAt: null }).where(eq(outbox.id, sent!.id));
     expect(await relay.flush()).toBe(1);
     await new Promise((r) => setTimeout(r, 500));
     expect(delivered).toHaveLength(1);
 
-    await relay.stop();
     await worker.close();
     await queues.close();
   });
