@@ -8,6 +8,7 @@ import {
   IdParams,
   IdValue,
   IsoDateTime,
+  noNul,
   Ok,
   TimezoneOffset,
   queryInt,
@@ -24,6 +25,9 @@ export const Conversation = z.object({
   createdAt: IsoDateTime,
   /** Moves forward with every message, so lists sort by it (newest first). */
   updatedAt: IsoDateTime,
+  /** The cards' badges: e-mail or calendar words in the title or latest three messages, or a reply that used those tools. */
+  emailUsed: z.boolean(),
+  calendarUsed: z.boolean(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 
@@ -33,10 +37,7 @@ export type Conversation = z.infer<typeof Conversation>;
  * the assistant is asked to reply), so the SPA can go straight to `/conversations/{id}`.
  */
 export const CreateConversationBody = z.object({
-  title: z
-    .string()
-    .trim()
-    .max(200, { error: 'Title must be at most 200 characters' })
+  title: noNul(z.string().trim().max(200, { error: 'Title must be at most 200 characters' }))
     .optional()
     .transform((t) => (t ? t : DEFAULT_CONVERSATION_TITLE)),
   content: userText('Message cannot be empty').optional(),
@@ -63,12 +64,22 @@ export const Message = z.object({
 });
 export type Message = z.infer<typeof Message>;
 
-/** POST /api/conversations/:id/messages: users only ever post their own messages. */
-export const CreateMessageBody = z.object({
-  content: userText('Message cannot be empty'),
-  type: z.literal('user'),
-  audioData: AudioData.nullish(),
-});
+/**
+ * POST /api/conversations/:id/messages: users only ever post their own messages. A voice message may
+ * come without text when the browser recognised none: the server transcribes its audio when it can.
+ */
+export const CreateMessageBody = z
+  .object({
+    content: noNul(z.string().trim().max(10_000, { error: 'Text must be at most 10000 characters' })),
+    type: z.literal('user'),
+    audioData: AudioData.nullish(),
+    /** The browser's `getTimezoneOffset()`, so "today" and "yesterday" mean the user's days. */
+    timezoneOffset: TimezoneOffset.optional(),
+  })
+  .refine((m) => m.content.length > 0 || !!m.audioData, {
+    error: 'Message cannot be empty',
+    path: ['content'],
+  });
 export type CreateMessageBody = z.infer<typeof CreateMessageBody>;
 
 /** GET /api/conversations/:id/messages?limit=: without a limit all messages; with one, the latest `limit`. Oldest first either way. */
@@ -82,6 +93,7 @@ export type MessagesQuery = z.infer<typeof MessagesQuery>;
 export const AssistantQueryBody = z.object({
   query: userText('Query cannot be empty'),
   conversationId: IdValue,
+  timezoneOffset: TimezoneOffset.optional(),
 });
 export type AssistantQueryBody = z.infer<typeof AssistantQueryBody>;
 

@@ -125,3 +125,16 @@ describe('User', () => {
     ]);
   });
 });
+
+describe('NUL characters', () => {
+  it('are refused in a registration name', async () => {
+    const { RequestVerificationBody } = await import('./auth');
+    const result = RequestVerificationBody.safeParse({
+      username: 'someone',
+      name: 'Some\u0000one',
+      email: 'someone@example.com',
+      password: 'correct horse',
+    });
+    expect(result.error?.issues.map((i) => i.message)).toEqual(['Text must not contain NUL characters']);
+  });
+});

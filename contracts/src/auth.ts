@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineContract } from './contract';
 import { ErrorBody } from './errors';
-import { Id, Ok } from './common';
+import { Id, noNul, Ok } from './common';
 
 // ---- field rules (messages are the spec's, section 5) ----
 
@@ -29,10 +29,7 @@ export const Username = z
   .regex(/^[A-Za-z0-9_.-]+$/, { error: 'Username may only contain letters, digits, _ . and -' });
 
 /** An optional display name; blank or null becomes undefined. */
-export const DisplayName = z
-  .string()
-  .trim()
-  .max(100, { error: 'Name must be at most 100 characters' })
+export const DisplayName = noNul(z.string().trim().max(100, { error: 'Name must be at most 100 characters' }))
   .nullish()
   .transform((v) => (v ? v : undefined));
 

@@ -1,23 +1,28 @@
 import { z } from 'zod';
 import type { RouteContract } from './contract';
+import { ErrorBody } from './errors';
 
 /*
  * A small typed fetch client over a RouteContract, for services (Node's global fetch) and the SPA.
  * Declared statuses come back as `{ status, body }` with the body parsed by that status's schema, so a
- * caller can branch on status with types; any other status throws an HttpError.
+ * caller can branch on status with types; any other status throws an HttpError. With `throwOnError`
+ * (the SPA's rule) every status from 400 up throws, declared or not.
  */
 
-/** A non-declared status. Its message follows the spec: `<status>: <body or status text>`. */
+/** A status the caller does not handle. Its message follows the spec: `<status>: <body or status text>`. */
 export class HttpError extends Error {
   readonly status: number;
   /** The response body as text (the status text when the body was empty). */
   readonly text: string;
+  /** The parsed JSON error (`{ message, code?, issues? }`) when the answer carried one. */
+  readonly body: ErrorBody | undefined;
 
-  constructor(status: number, text: string) {
+  constructor(status: number, text: string, body?: ErrorBody) {
     super(`${status}: ${text}`);
     this.name = 'HttpError';
     this.status = status;
     this.text = text;
+    this.body = body;
   }
 }
 
@@ -65,6 +70,10 @@ export type CallOptions<R extends RouteContract> = RequestParts<R> & {
   /** Origin (and optional prefix) to prepend, e.g. `http://127.0.0.1:4001`; `''` for same-origin. */
   baseUrl: string;
   fetch?: FetchLike;
+  /** Throw an HttpError on every status from 400 up, even one the route declares. */
+  throwOnError?: boolean;
+  /** Bypass caches: adds `t=<timestamp>` to the query and no-cache request headers. */
+  noCache?: boolean;
 };
 
 /** The union of `{ status, body }` over the statuses a route declares. */
@@ -74,6 +83,14 @@ export type RouteResponse<R extends RouteContract> = {
     body: R['responses'][S] extends z.ZodType ? z.output<R['responses'][S]> : never;
   };
 }[keyof R['responses'] & number];
+
+/** The body of a 2xx answer of a route: what a call that throws on errors resolves to. */
+export type SuccessBody<R extends RouteContract> = Extract<
+  RouteResponse<R>,
+  { status: SuccessStatus }
+>['body'];
+
+type SuccessStatus = 200 | 201 | 202 | 203 | 204 | 205 | 206;
 
 /** Replaces each `:name` of the path with its URI-encoded value. */
 export function fillPath(path: string, params: Record<string, string | number> | undefined): string {
@@ -110,11 +127,18 @@ export async function callRoute<R extends RouteContract>(
     headers?: Record<string, string>;
     signal?: AbortSignal;
     fetch?: FetchLike;
+    throwOnError?: boolean;
+    noCache?: boolean;
   };
-  const url = opts.baseUrl.replace(/\/+$/, '') + fillPath(route.path, opts.params) + queryString(opts.query);
+  const query = opts.noCache ? { ...opts.query, t: Date.now() } : opts.query;
+  const url = opts.baseUrl.replace(/\/+$/, '') + fillPath(route.path, opts.params) + queryString(query);
   const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
   const hasBody = opts.body !== undefined;
   if (hasBody) headers['content-type'] = 'application/json';
+  if (opts.noCache) {
+    headers['cache-control'] = 'no-cache';
+    headers.pragma = 'no-cache';
+  }
 
   const doFetch: FetchLike = opts.fetch ?? ((input, init) => fetch(input, init));
   const res = await doFetch(url, {
@@ -127,7 +151,9 @@ export async function callRoute<R extends RouteContract>(
 
   const text = await res.text();
   const schema = route.responses[res.status];
-  if (schema === undefined) throw new HttpError(res.status, text || res.statusText);
+  if (schema === undefined || (opts.throwOnError && res.status >= 400)) {
+    throw new HttpError(res.status, text || res.statusText, errorBodyIn(text));
+  }
   if (schema instanceof z.ZodNull) return { status: res.status, body: null } as RouteResponse<R>;
 
   let raw: unknown = null;
@@ -143,6 +169,23 @@ export async function callRoute<R extends RouteContract>(
     throw new ResponseValidationError(res.status, 'answer does not match the contract', parsed.error.issues);
   }
   return { status: res.status, body: parsed.data } as RouteResponse<R>;
+}
+
+/**
+ * The JSON error an answer carries, if any. A body whose `code` this build does not know (a newer
+ * server) still yields its message.
+ */
+function errorBodyIn(text: string): ErrorBody | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const full = ErrorBody.safeParse(raw);
+  if (full.success) return full.data;
+  const bare = ErrorBody.pick({ message: true }).safeParse(raw);
+  return bare.success ? bare.data : undefined;
 }
 
 /** One typed function per route; the argument may be left out when the route needs nothing. */

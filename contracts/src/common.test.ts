@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   AudioData,
   IdParam,
@@ -8,7 +9,10 @@ import {
   StoredCategory,
   audioDataParts,
   displayCategory,
+  noNul,
+  NUL_MESSAGE,
   queryInt,
+  userText,
 } from './common';
 
 const messages = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
@@ -94,5 +98,16 @@ describe('AudioData', () => {
     expect(messages(AudioData.safeParse('A'.repeat(MAX_AUDIO_BASE64_CHARS + 4)))).toEqual([
       'Audio must be at most 10 MB',
     ]);
+  });
+});
+
+describe('user text', () => {
+  it('refuses a NUL character anywhere, with one message', () => {
+    const text = userText('Say something');
+    for (const bad of ['\u0000', 'a\u0000b', ' trailing\u0000 ']) {
+      expect(messages(text.safeParse(bad)), JSON.stringify(bad)).toEqual([NUL_MESSAGE]);
+    }
+    expect(text.parse('  fine  ')).toBe('fine');
+    expect(messages(noNul(z.string()).safeParse('x\u0000'))).toEqual([NUL_MESSAGE]);
   });
 });

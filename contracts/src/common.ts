@@ -91,13 +91,23 @@ export function displayCategory(category: string): CaptureCategory {
   }
 }
 
+/** What a field with a NUL character is told: Postgres text cannot hold one, and no person types it. */
+export const NUL_MESSAGE = 'Text must not contain NUL characters';
+
+/** Refuses the NUL character in any user text (it would fail in the database as a 500). */
+export function noNul<T extends z.ZodString>(schema: T) {
+  return schema.refine((v) => !v.includes('\u0000'), { error: NUL_MESSAGE });
+}
+
 /** Trimmed user text of 1..10000 characters (thought content, chat messages, classification input). */
 export function userText(emptyMessage: string) {
-  return z
-    .string()
-    .trim()
-    .min(1, { error: emptyMessage })
-    .max(10_000, { error: 'Text must be at most 10000 characters' });
+  return noNul(
+    z
+      .string()
+      .trim()
+      .min(1, { error: emptyMessage })
+      .max(10_000, { error: 'Text must be at most 10000 characters' }),
+  );
 }
 
 /** 10 MB of audio, as base64 characters: ceil(10 * 1024 * 1024 / 3) * 4. */

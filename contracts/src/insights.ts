@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineContract } from './contract';
 import { ErrorBody } from './errors';
+import { EventMoment } from './calendar';
 import { CacheBuster, Id, IsoDateTime, LocalDate, Ok } from './common';
 
 /** The period an insight covers. Weeks start on Monday in the insights views. */
@@ -31,12 +32,29 @@ export type InsightItem = z.infer<typeof InsightItem>;
 export const Theme = InsightItem;
 export type Theme = InsightItem;
 
+/** What a suggestion's action dialog opens with, taken from the thought it came from. */
+export const SuggestionPrefill = z.object({
+  /** An event: the date and time the thought names (default 18:00 to 19:00 on a date without one). */
+  calendar: z.object({ title: z.string(), start: EventMoment, end: EventMoment }).optional(),
+  /** An e-mail: a subject and a first draft of the body, and the recipient's name when one was named. */
+  email: z.object({ to: z.string().optional(), subject: z.string(), body: z.string() }).optional(),
+});
+export type SuggestionPrefill = z.infer<typeof SuggestionPrefill>;
+
 /** A suggestion; the SPA picks its action button (calendar / e-mail) from the words in it. */
-export const Suggestion = InsightItem;
-export type Suggestion = InsightItem;
+export const Suggestion = InsightItem.extend({ prefill: SuggestionPrefill.optional() });
+export type Suggestion = z.infer<typeof Suggestion>;
+
+/** One day of a week or month: the mood of its thoughts (AFINN sentiment, −1..1; null with none) and how many. */
+export const MoodPoint = z.object({
+  date: LocalDate,
+  score: z.number().min(-1).max(1).nullable(),
+  count: z.number().int().min(0),
+});
+export type MoodPoint = z.infer<typeof MoodPoint>;
 
 /** Lifecycle of a stored insight. */
-export const InsightStatus = z.enum(['pending', 'ready', 'failed']);
+export const InsightStatus = z.enum(['ready', 'failed']);
 export type InsightStatus = z.infer<typeof InsightStatus>;
 
 /** Which engine wrote it: the LLM, or the local extractive one used when no model is configured. */
@@ -55,7 +73,10 @@ export const Insight = z.object({
   summaryReferences: z.array(Reference),
   themes: z.array(Theme),
   suggestions: z.array(Suggestion),
+  /** Week and month insights: one point per day of the period. */
+  mood: z.array(MoodPoint).optional(),
   engine: InsightEngine,
+  /** `failed` after every attempt failed: the SPA offers a retry (delete, then get). */
   status: InsightStatus,
   generatedAt: IsoDateTime,
 });

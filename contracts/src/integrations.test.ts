@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CalendarEventDraft,
-  IntegrationSettings,
-  OutgoingEmail,
-  OutgoingEmailDraft,
-  SendQuery,
-  SettingsPatchBody,
-} from './integrations';
+import { CalendarEventDraft } from './calendar';
+import { IntegrationSettings, SettingsPatchBody } from './integrations';
+import { OutgoingEmail, OutgoingEmailDraft, SendQuery } from './mail';
 
 const messages = (r: { error?: { issues: { message: string }[] } }) =>
   r.error?.issues.map((i) => i.message) ?? [];

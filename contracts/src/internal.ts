@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { defineContract } from './contract';
-import { queryInt } from './common';
-import { EmailDigest, CalendarAnswer } from './integrations';
+import { IsoDateTime, queryInt } from './common';
+import { CalendarAnswer } from './calendar';
+import { EmailDigest } from './mail';
 import { UserPreferences } from './preferences';
 import { RangeQuery, Thought } from './thoughts';
 
 /*
  * Service-to-service reads under `/internal/...`. Every call carries the internal token
- * (`x-internal-token`, see routes.ts) and the user is the one named in that token, never a parameter.
+ * (`x-internal-token`, see routes.ts) naming the calling service, the target and the user, never a
+ * parameter; each route lists the services it accepts (`callers`), and refuses others with 403.
  * Only the 200 answer is declared: any other status makes the client throw an HttpError.
  */
 
@@ -18,6 +20,13 @@ export const InternalSearchQuery = z.object({
 });
 export type InternalSearchQuery = z.infer<typeof InternalSearchQuery>;
 
+/** How many thoughts a period has, and when the latest of them was written or edited. */
+export const PeriodStats = z.object({
+  count: z.number().int().min(0),
+  lastChangedAt: IsoDateTime.nullable(),
+});
+export type PeriodStats = z.infer<typeof PeriodStats>;
+
 /** Internal routes of the thoughts service (used by the assistant and insights workers). */
 export const thoughtsInternalContract = defineContract({
   range: {
@@ -25,13 +34,24 @@ export const thoughtsInternalContract = defineContract({
     path: '/internal/thoughts/range',
     query: RangeQuery,
     responses: { 200: z.array(Thought) },
+    callers: ['insights', 'assistant'],
     summary: 'Thoughts with localDate in [start, end], oldest first.',
+  },
+  stats: {
+    method: 'GET',
+    path: '/internal/thoughts/stats',
+    query: RangeQuery,
+    responses: { 200: PeriodStats },
+    callers: ['insights'],
+    summary:
+      'Count and latest change of the thoughts in [start, end]: tells insights whether a stored one is current.',
   },
   search: {
     method: 'GET',
     path: '/internal/thoughts/search',
     query: InternalSearchQuery,
     responses: { 200: z.array(Thought) },
+    callers: ['insights', 'assistant'],
     summary: 'Best matches first, at most `limit`.',
   },
 });
@@ -42,6 +62,7 @@ export const authInternalContract = defineContract({
     method: 'GET',
     path: '/internal/preferences',
     responses: { 200: UserPreferences },
+    callers: ['insights', 'assistant', 'integrations'],
     summary: 'The user preferences, defaults when never set.',
   },
 });
@@ -52,12 +73,14 @@ export const integrationsInternalContract = defineContract({
     method: 'GET',
     path: '/internal/assist/digest',
     responses: { 200: EmailDigest },
+    callers: ['assistant'],
     summary: 'Same answer as GET /api/assist/emails.',
   },
   calendarEvents: {
     method: 'GET',
     path: '/internal/calendar/events',
     responses: { 200: CalendarAnswer },
+    callers: ['assistant'],
     summary: 'Same answer as GET /api/assist/calendar.',
   },
 });

@@ -1,31 +1,37 @@
 import { describe, expect, it } from 'vitest';
-import { JOBS, QUEUE_NAMES, jobIdFor, type JobPayload, type QueueName } from './jobs';
+import { JOBS, QUEUE_NAMES, jobIdFor, queuesConsumedBy, type JobPayload, type QueueName } from './jobs';
 
 const samples: { [Q in QueueName]: [JobPayload<Q>, JobPayload<Q>] } = {
   'mail.send': [{ mailId: 'm_01' }, { mailId: 'm_02' }],
   'thought.changed': [
-    { eventId: '981', userId: 12, thoughtId: 345, localDate: '2025-01-05', change: 'created' },
-    { eventId: '982', userId: 12, thoughtId: 345, localDate: '2025-01-05', change: 'updated' },
+    {
+      eventId: '981',
+      userId: 12,
+      thoughtId: 345,
+      localDate: '2025-01-05',
+      change: 'created',
+      changedAt: '2025-01-05T10:00:00.000Z',
+    },
+    {
+      eventId: '982',
+      userId: 12,
+      thoughtId: 345,
+      localDate: '2025-01-05',
+      change: 'updated',
+      changedAt: '2025-01-05T10:00:01.000Z',
+    },
   ],
   'thought.transcribe': [
     { userId: 12, thoughtId: 345 },
     { userId: 12, thoughtId: 346 },
   ],
   'insights.generate': [
-    { userId: 12, range: 'week', periodStart: '2025-01-06' },
-    { userId: 12, range: 'month', periodStart: '2025-01-01' },
+    { userId: 12, range: 'week', periodStart: '2025-01-06', request: 1 },
+    { userId: 12, range: 'week', periodStart: '2025-01-06', request: 2 },
   ],
   'assistant.reply': [
     { userId: 12, conversationId: 7, messageId: 70 },
     { userId: 12, conversationId: 7, messageId: 71 },
-  ],
-  'mail.sync': [
-    { userId: 12, integrationId: 3 },
-    { userId: 13, integrationId: 3 },
-  ],
-  'integrations.token-refresh': [
-    { userId: 12, integrationId: 3 },
-    { userId: 12, integrationId: 4 },
   ],
 };
 
@@ -47,6 +53,12 @@ describe('JOBS', () => {
     },
   );
 
+  it('names the service consuming each queue', () => {
+    expect(JOBS['thought.changed'].consumer).toBe('insights');
+    expect(queuesConsumedBy('thoughts')).toEqual(['thought.transcribe']);
+    expect(queuesConsumedBy('auth')).toEqual(['mail.send']);
+  });
+
   it('names thought.changed jobs by user, thought and outbox event', () => {
     expect(jobIdFor('thought.changed', samples['thought.changed'][0])).toBe('thought-changed.12.345.981');
   });
@@ -60,6 +72,7 @@ describe('JOBS', () => {
         thoughtId: 1,
         localDate: '2025-01-05',
         change: 'created',
+        changedAt: '2025-01-05T10:00:00.000Z',
       }).success,
     ).toBe(false);
     const parsed = JOBS['thought.transcribe'].payload.parse({ userId: 1, thoughtId: 2, content: 'secret' });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { Id, LocalDate } from './common';
+import { Id, IsoDateTime, LocalDate } from './common';
 import { InsightRange } from './insights';
+import type { ServiceName } from './routes';
 
 /**
  * Every BullMQ queue, its payload and its job id, defined once.
@@ -22,31 +23,38 @@ export type OpaqueId = z.infer<typeof OpaqueId>;
 export const JobMeta = z.object({ requestId: z.string().max(128).optional() });
 export type JobMeta = z.infer<typeof JobMeta>;
 
-/** One queue: its name, payload schema and deterministic job id. */
-export interface JobDefinition<Q extends string, S extends z.ZodType> {
+/** One queue: its name, the service whose workers consume it, its payload schema and deterministic job id. */
+export interface QueueDefinition<Q extends string, S extends z.ZodType> {
   queue: Q;
+  /** The one service that runs this queue's jobs; it refuses to start without exactly one handler. */
+  consumer: ServiceName;
   payload: S;
   /** Deterministic, contains no `:`. */
   jobId: (payload: z.infer<S>) => string;
 }
 
-function defineJob<const Q extends string, S extends z.ZodType>(
+function defineQueue<const Q extends string, S extends z.ZodType>(
   queue: Q,
+  consumer: ServiceName,
   payload: S,
   parts: (payload: z.infer<S>) => ReadonlyArray<string | number>,
-): JobDefinition<Q, S> {
+): QueueDefinition<Q, S> {
   const prefix = queue.replaceAll('.', '-');
-  return { queue, payload, jobId: (p) => [prefix, ...parts(p)].join('.') };
+  return { queue, consumer, payload, jobId: (p) => [prefix, ...parts(p)].join('.') };
 }
 
-/** The queues, keyed by name. */
+/**
+ * The queues, keyed by name. A queue is added here with the feature that produces and consumes it
+ * (the insights, assistant and integrations issues add theirs).
+ */
 export const JOBS = {
   /** auth: deliver one stored e-mail (verification code, reset link) over SMTP. */
-  'mail.send': defineJob('mail.send', z.object({ mailId: OpaqueId }), (p) => [p.mailId]),
+  'mail.send': defineQueue('mail.send', 'auth', z.object({ mailId: OpaqueId }), (p) => [p.mailId]),
 
-  /** thoughts → insights (and anyone else listening): a thought was created, edited or deleted. */
-  'thought.changed': defineJob(
+  /** thoughts → insights: a thought was created, edited or deleted; its periods go stale. */
+  'thought.changed': defineQueue(
     'thought.changed',
+    'insights',
     z.object({
       /** The outbox row id: one job per distinct change, and a relay replay is the same job. */
       eventId: OpaqueId,
@@ -55,41 +63,42 @@ export const JOBS = {
       /** The day the thought belongs to, so insights know which periods went stale. */
       localDate: LocalDate,
       change: z.enum(['created', 'updated', 'deleted']),
+      /** When it changed, by the thoughts service's clock (events may be consumed later). */
+      changedAt: IsoDateTime,
     }),
     (p) => [p.userId, p.thoughtId, p.eventId],
   ),
 
   /** thoughts: server-side speech-to-text of a voice thought's audio. */
-  'thought.transcribe': defineJob('thought.transcribe', z.object({ userId: Id, thoughtId: Id }), (p) => [
-    p.userId,
-    p.thoughtId,
-  ]),
-
-  /** insights: generate (or regenerate) the insight of one period. */
-  'insights.generate': defineJob(
-    'insights.generate',
-    z.object({ userId: Id, range: InsightRange, periodStart: LocalDate }),
-    (p) => [p.userId, p.range, p.periodStart],
+  'thought.transcribe': defineQueue(
+    'thought.transcribe',
+    'thoughts',
+    z.object({ userId: Id, thoughtId: Id }),
+    (p) => [p.userId, p.thoughtId],
   ),
 
-  /** assistant: write the assistant's reply to one user message. */
-  'assistant.reply': defineJob(
+  /**
+   * insights: generate the insight of one period. `request` counts the generations asked for that
+   * period, so a regeneration after a change is a new job, never deduplicated against a finished one.
+   */
+  'insights.generate': defineQueue(
+    'insights.generate',
+    'insights',
+    z.object({
+      userId: Id,
+      range: InsightRange,
+      periodStart: LocalDate,
+      request: z.number().int().positive(),
+    }),
+    (p) => [p.userId, p.range, p.periodStart, p.request],
+  ),
+
+  /** assistant: write the assistant's reply to one user message (exactly one per message). */
+  'assistant.reply': defineQueue(
     'assistant.reply',
+    'assistant',
     z.object({ userId: Id, conversationId: Id, messageId: Id }),
     (p) => [p.userId, p.conversationId, p.messageId],
-  ),
-
-  /** integrations: refresh the cached mail digest / calendar of one connected account (repeatable). */
-  'mail.sync': defineJob('mail.sync', z.object({ userId: Id, integrationId: Id }), (p) => [
-    p.userId,
-    p.integrationId,
-  ]),
-
-  /** integrations: refresh an OAuth access token before it expires. */
-  'integrations.token-refresh': defineJob(
-    'integrations.token-refresh',
-    z.object({ userId: Id, integrationId: Id }),
-    (p) => [p.userId, p.integrationId],
   ),
 } as const;
 
@@ -102,9 +111,27 @@ export type JobPayload<Q extends QueueName> = z.infer<(typeof JOBS)[Q]['payload'
 /** All queue names, e.g. for a registry that refuses to start with a queue left unhandled. */
 export const QUEUE_NAMES = Object.keys(JOBS) as QueueName[];
 
-/** The job id for a payload of queue `queue` (the payload is assumed already validated). */
+/** The queues one service consumes. */
+export function queuesConsumedBy(service: ServiceName): QueueName[] {
+  return QUEUE_NAMES.filter((name) => JOBS[name].consumer === service);
+}
+
+/**
+ * The one job-id formula: validates the payload and names its job. The outbox relay and the queue
+ * registry both go through it, so an event and a direct add of the same work are one job.
+ * Throws a ZodError for an invalid payload (a programming error, never the user's).
+ */
+export function jobFor<Q extends QueueName>(
+  queue: Q,
+  payload: unknown,
+): { payload: JobPayload<Q>; jobId: string } {
+  // Each entry's schema and jobId go together; TypeScript cannot correlate the union here.
+  const def = JOBS[queue] as unknown as QueueDefinition<Q, z.ZodType<JobPayload<Q>>>;
+  const parsed = def.payload.parse(payload);
+  return { payload: parsed, jobId: def.jobId(parsed) };
+}
+
+/** The job id for a payload of queue `queue`. */
 export function jobIdFor<Q extends QueueName>(queue: Q, payload: JobPayload<Q>): string {
-  // Each entry's jobId accepts its own payload; TypeScript cannot correlate the union here.
-  const def = JOBS[queue] as unknown as { jobId: (p: JobPayload<Q>) => string };
-  return def.jobId(payload);
+  return jobFor(queue, payload).jobId;
 }

@@ -17,6 +17,13 @@ describe('Tags', () => {
     expect(Tags.safeParse(twenty).success).toBe(true);
     expect(messages(Tags.safeParse([...twenty, 't20']))).toEqual(['At most 20 tags']);
   });
+
+  it('rejects a NUL character in a tag', () => {
+    expect(messages(Tags.safeParse(['ok', 'bad\u0000tag']))).toEqual([
+      'Text must not contain NUL characters',
+    ]);
+    expect(UpdateThoughtBody.safeParse({ tags: ['\u0000'] }).success).toBe(false);
+  });
 });
 
 describe('RangeQuery', () => {
@@ -78,6 +85,32 @@ describe('CreateThoughtBody', () => {
     expect(CreateThoughtBody.safeParse({ content: 'x', timezoneOffset: 841 }).success).toBe(false);
     expect(CreateThoughtBody.safeParse({ content: 'x'.repeat(10_001) }).success).toBe(false);
     expect(CreateThoughtBody.safeParse({ content: 'x', category: 'habits' }).success).toBe(false);
+  });
+
+  it('bounds the local day of clientDate, seen from timezoneOffset, to the years 1..9999', () => {
+    const localDay = (clientDate: string, timezoneOffset?: number) =>
+      CreateThoughtBody.safeParse({ content: 'x', clientDate, timezoneOffset });
+    for (const [clientDate, offset] of [
+      ['0000-01-01T00:00:00Z', 0],
+      ['0000-12-31T23:59:59Z', undefined],
+      ['0001-01-01T00:30:00Z', 60], // 23:30 on 31 December of year 0, an hour west of UTC
+      ['9999-12-31T23:59:59Z', -840], // already 10000-01-01 at UTC+14
+      ['9999-12-31T10:00:00Z', -840],
+    ] as const) {
+      const result = localDay(clientDate, offset);
+      expect(
+        result.error?.issues.map((i) => i.path),
+        `${clientDate} ${offset}`,
+      ).toEqual([['clientDate']]);
+    }
+    for (const [clientDate, offset] of [
+      ['0001-01-01T00:00:00Z', 0],
+      ['0001-01-01T00:30:00Z', -60],
+      ['9999-12-31T23:59:59Z', 0],
+      ['9999-12-31T09:59:59Z', -840],
+    ] as const) {
+      expect(localDay(clientDate, offset).success, `${clientDate} ${offset}`).toBe(true);
+    }
   });
 });
 

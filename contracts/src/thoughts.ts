@@ -10,6 +10,7 @@ import {
   IsoDateTime,
   LocalDate,
   MAX_ID,
+  noNul,
   Ok,
   StoredCategory,
   TimezoneOffset,
@@ -30,11 +31,13 @@ export const MAX_TAG_LENGTH = 40;
  */
 export const Tags = z
   .array(
-    z
-      .string()
-      .trim()
-      .min(1, { error: 'Tags cannot be blank' })
-      .max(MAX_TAG_LENGTH, { error: `Tags must be at most ${MAX_TAG_LENGTH} characters` }),
+    noNul(
+      z
+        .string()
+        .trim()
+        .min(1, { error: 'Tags cannot be blank' })
+        .max(MAX_TAG_LENGTH, { error: `Tags must be at most ${MAX_TAG_LENGTH} characters` }),
+    ),
   )
   .max(MAX_TAGS, { error: `At most ${MAX_TAGS} tags` })
   .transform((tags) => {
@@ -65,15 +68,23 @@ export const Thought = z.object({
 });
 export type Thought = z.infer<typeof Thought>;
 
+/** True when the instant, seen from the writer's offset, falls on a day of the years 1..9999. */
+function localYearIn(clientDate: string, timezoneOffset: number): boolean {
+  const local = new Date(Date.parse(clientDate) - timezoneOffset * 60_000);
+  const year = local.getUTCFullYear();
+  return Number.isFinite(local.getTime()) && year >= 1 && year <= 9999;
+}
+
 /** POST /api/thoughts. `clientDate` and `timezoneOffset` let the server compute the user's localDate. */
 export const CreateThoughtBody = z
   .object({
     /** May be empty only for a voice entry that sends audio: the server transcribes it then. */
-    content: z
-      .string()
-      .trim()
-      .max(MAX_CONTENT_LENGTH, { error: `Thoughts are limited to ${MAX_CONTENT_LENGTH} characters` })
-      .default(''),
+    content: noNul(
+      z
+        .string()
+        .trim()
+        .max(MAX_CONTENT_LENGTH, { error: `Thoughts are limited to ${MAX_CONTENT_LENGTH} characters` }),
+    ).default(''),
     category: CaptureCategory.default('personal'),
     isVoice: z.boolean().default(false),
     audioData: AudioData.nullish(),
@@ -84,6 +95,10 @@ export const CreateThoughtBody = z
   .refine((b) => b.content.length > 0 || (b.isVoice && !!b.audioData), {
     error: 'Please say or enter some text before submitting',
     path: ['content'],
+  })
+  .refine((b) => b.clientDate === undefined || localYearIn(b.clientDate, b.timezoneOffset ?? 0), {
+    error: "The thought's local date must fall between the years 1 and 9999",
+    path: ['clientDate'],
   });
 export type CreateThoughtBody = z.infer<typeof CreateThoughtBody>;
 

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { defineContract } from './contract';
+import { ErrorBody } from './errors';
+import { IsoDateTime } from './common';
+
+/* The e-mail digest, reply drafts and sending (integrations service). */
+
+/** One message of the e-mail digest. */
+export const EmailItem = z.object({
+  id: z.string(),
+  threadId: z.string(),
+  /** Sender's display name (or address when there is none). */
+  from: z.string(),
+  /** The full `From` header, `Name <address>`. */
+  fromFull: z.string(),
+  subject: z.string(),
+  snippet: z.string(),
+  /** Sanitised HTML; absent when the user keeps includeFullContent off. */
+  body: z.string().optional(),
+  date: IsoDateTime,
+  /** Arrived since yesterday. */
+  isNew: z.boolean(),
+  needsReply: z.boolean(),
+});
+export type EmailItem = z.infer<typeof EmailItem>;
+
+/** GET /api/assist/emails. `connected: false` (with no e-mails) makes the SPA show a connect prompt. */
+export const EmailDigest = z.object({
+  connected: z.boolean(),
+  emails: z.array(EmailItem),
+  stats: z.object({
+    newSinceYesterday: z.number().int().nonnegative(),
+    needingResponse: z.number().int().nonnegative(),
+  }),
+});
+export type EmailDigest = z.infer<typeof EmailDigest>;
+
+/** POST /api/assist/email-draft: ask for an AI reply draft to a digest e-mail. */
+export const EmailDraftBody = z.object({
+  emailId: z.string().trim().min(1).max(256),
+  threadId: z.string().trim().min(1).max(256),
+});
+export type EmailDraftBody = z.infer<typeof EmailDraftBody>;
+
+/** The drafted reply text for the user to edit. */
+export const EmailDraftAnswer = z.object({ draft: z.string() });
+export type EmailDraftAnswer = z.infer<typeof EmailDraftAnswer>;
+
+/** E-mail priority (sent as the `Importance`/`X-Priority` headers). */
+export const EmailPriority = z.enum(['low', 'normal', 'high']);
+export type EmailPriority = z.infer<typeof EmailPriority>;
+
+const emailFields = {
+  /** Comma-separated recipients; the spec asks for no format check here. */
+  to: z.string().trim().max(2000),
+  cc: z.string().trim().max(2000).optional(),
+  subject: z
+    .string()
+    .trim()
+    .min(1, { error: 'Please enter a subject for your email' })
+    .max(998, { error: 'Subject must be at most 998 characters' }),
+  body: z
+    .string()
+    .trim()
+    .min(1, { error: 'Please enter a message for your email' })
+    .max(100_000, { error: 'Message must be at most 100000 characters' }),
+  priority: EmailPriority.default('normal'),
+  /** Reply inside this thread of the mail account (the digest's Send Response). */
+  threadId: z.string().max(256).optional(),
+};
+
+/** An e-mail to send: a non-blank recipient is required. */
+export const OutgoingEmail = z.object({
+  ...emailFields,
+  to: emailFields.to.min(1, { error: 'Please enter at least one recipient email address' }),
+});
+export type OutgoingEmail = z.infer<typeof OutgoingEmail>;
+
+/**
+ * An e-mail to save as a draft: the recipient may still be blank (spec section 5). This is the
+ * route's body schema; without `?draft=true` the service must also check it with `OutgoingEmail`.
+ */
+export const OutgoingEmailDraft = z.object(emailFields);
+export type OutgoingEmailDraft = z.infer<typeof OutgoingEmailDraft>;
+
+/** POST /api/email/send?draft=true saves to the mail account's drafts instead of sending. */
+export const SendQuery = z.object({
+  draft: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v === 'true'),
+});
+export type SendQuery = z.infer<typeof SendQuery>;
+
+/** Answer of a send or draft save. */
+export const SendAnswer = z.object({ success: z.boolean(), message: z.string() });
+export type SendAnswer = z.infer<typeof SendAnswer>;
+
+/**
+ * Mail routes of the integrations service. 409 means no e-mail account is connected, 502 that the
+ * provider failed or refused (e.g. a revoked token). Nothing is sent except by `sendEmail`.
+ */
+export const mailContract = defineContract({
+  emails: {
+    method: 'GET',
+    path: '/api/assist/emails',
+    responses: { 200: EmailDigest, 401: ErrorBody, 502: ErrorBody },
+    summary: 'The cached digest kept fresh by mail.sync; `connected: false` when no e-mail integration.',
+  },
+  emailDraft: {
+    method: 'POST',
+    path: '/api/assist/email-draft',
+    body: EmailDraftBody,
+    responses: {
+      200: EmailDraftAnswer,
+      400: ErrorBody,
+      401: ErrorBody,
+      404: ErrorBody,
+      409: ErrorBody,
+      502: ErrorBody,
+    },
+  },
+  sendEmail: {
+    method: 'POST',
+    path: '/api/email/send',
+    query: SendQuery,
+    body: OutgoingEmailDraft,
+    responses: { 200: SendAnswer, 400: ErrorBody, 401: ErrorBody, 409: ErrorBody, 502: ErrorBody },
+    summary:
+      'Sends (or with ?draft=true saves a draft) through the mail account. Never called by the assistant itself.',
+  },
+});
