@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from './config';
 import { repoPath } from './paths';
 
 const valid = {
-  JWT_SECRET: 'j'.repeat(40),
+  JWT_SECRET: 'j'.repeat(40) as string | undefined,
   INTERNAL_SECRET: 'i'.repeat(40),
   DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
 };
@@ -58,5 +58,19 @@ describe('configuration', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('thoughts: Invalid configuration');
     expect(result.stderr).toContain('DATABASE_URL: must be a URL starting with postgres:// or postgresql://');
+  });
+
+  it('keeps the cookie key to the services that need it: auth refuses to start without it, thoughts does not need it', () => {
+    const run = (service: string, env: Record<string, string | undefined>) =>
+      spawnSync(repoPath('node_modules', '.bin', 'tsx'), [repoPath('services', service, 'src', 'main.ts')], {
+        env: { PATH: process.env.PATH, ...env },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+    const auth = run('auth', { ...valid, JWT_SECRET: undefined });
+    expect(auth.status).toBe(1);
+    expect(auth.stderr).toContain('auth: Invalid configuration');
+    expect(auth.stderr).toContain('JWT_SECRET: is required');
+    expect(loadConfig({ ...valid, JWT_SECRET: undefined }).JWT_SECRET).toBeUndefined();
   });
 });

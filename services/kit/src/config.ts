@@ -50,7 +50,8 @@ export const ConfigSchema = z.object({
     z.string().regex(/^[a-z0-9_-]{1,40}$/i, 'must be letters, digits, _ or -'),
     'haven',
   ),
-  JWT_SECRET: secret,
+  /** Signs session cookies: only the auth service (to sign) and the gateway (to verify) are given it. */
+  JWT_SECRET: optional(secret),
   INTERNAL_SECRET: secret,
   DATA_ENCRYPTION_KEY: base64Key,
   /** Older keys still accepted for decryption after a rotation: comma-separated base64 keys. */
@@ -75,8 +76,25 @@ export const ConfigSchema = z.object({
   INSIGHTS_URL: withDefault(url(['http:', 'https:']), 'http://127.0.0.1:4003'),
   ASSISTANT_URL: withDefault(url(['http:', 'https:']), 'http://127.0.0.1:4004'),
   INTEGRATIONS_URL: withDefault(url(['http:', 'https:']), 'http://127.0.0.1:4005'),
+  /**
+   * Which hops in front of the gateway may set X-Forwarded-For (Express's `trust proxy`): unset
+   * trusts none, so the client address is the socket's; `loopback`, a hop count, or addresses and
+   * CIDR ranges, comma-separated (compose sets the gateway network's range).
+   */
+  TRUST_PROXY: optional(
+    z
+      .string()
+      .regex(
+        /^[\w.:/,\s-]+$/,
+        'must be true, a hop count, loopback, or addresses/CIDR ranges, comma-separated',
+      ),
+  ),
   /** Folder of the built SPA the gateway serves. */
   STATIC_DIR: optional(z.string().min(1)),
+  /** First delay before a failed job is retried; each next one doubles. */
+  JOB_BACKOFF_MS: withDefault(z.coerce.number().int().min(1).max(3_600_000), '1000'),
+  /** How long a worker that died mid-job keeps its job before another worker takes it over. */
+  JOB_LOCK_MS: withDefault(z.coerce.number().int().min(500).max(600_000), '30000'),
   /** Run the service's queue workers in this process (a deployment may run them separately). */
   RUN_WORKERS: withDefault(
     z.enum(['true', 'false']).transform((v) => v === 'true'),
@@ -98,4 +116,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     return `  ${name}: ${message}`;
   });
   throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+}
+
+/**
+ * Throws a ConfigError naming each of `names` the configuration lacks: settings only some processes
+ * need (JWT_SECRET for the gateway and auth) are checked by those processes at start-up.
+ */
+export function requireSettings(config: Config, names: ReadonlyArray<keyof Config>): void {
+  const missing = names.filter((name) => config[name] === undefined);
+  if (missing.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n${missing.map((n) => `  ${n}: is required`).join('\n')}`);
+  }
 }

@@ -8,6 +8,8 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { isDatabaseUnavailable } from './db-errors';
+import type { Logger } from './logger';
 
 /** The Drizzle database every repository receives, whichever driver is behind it. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -29,12 +31,26 @@ export async function openDatabase(options: {
   url?: string;
   dataDir?: string;
   poolSize?: number;
+  log?: Logger;
 }): Promise<DatabaseConnection> {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
-    pool.on('error', () => {
-      // An idle client lost its connection; the pool replaces it. Queries report their own errors.
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      // While the server is down a request should fail fast (503), not wait in line for a socket.
+      connectionTimeoutMillis: 5000,
+      // A server that vanished without closing its sockets (a host lost, not a restart) is noticed
+      // by TCP keepalive instead of leaving a query waiting for hours.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
     });
+    const lost = (err: Error) =>
+      options.log?.warn({ err }, 'database connection lost; it will be replaced on next use');
+    // An idle client that loses its connection is replaced by the pool. A client checked out (in a
+    // transaction, or holding the migration lock) gets no listener from the pool: without this one,
+    // the server going away would be an unhandled 'error' event, fatal to the whole process.
+    pool.on('error', lost);
+    pool.on('connect', (client) => client.on('error', lost));
     return { kind: 'pg', pool, close: () => pool.end() };
   }
   const dataDir = options.dataDir ?? 'memory://';
@@ -79,7 +95,33 @@ function maintainEmbedded(client: PGlite): { stop(): void } {
 
 /** The Drizzle handle over a connection. */
 export function drizzleOf(conn: DatabaseConnection): Db {
-  return (conn.kind === 'pg' ? drizzlePg(conn.pool) : drizzlePglite(conn.client)) as unknown as Db;
+  return conn.kind === 'pg' ? drizzleOverPool(conn.pool) : (drizzlePglite(conn.client) as unknown as Db);
+}
+
+/**
+ * Drizzle over a `pg` pool, with transactions that always give their connection back. Drizzle's own
+ * `transaction` checks a client out and sends `begin` before its try/finally: when the server goes
+ * away at that moment, the client is never released, and once `max` of them are lost every request
+ * waits for a connection that never comes, long after the server is back (and `pool.end()` never
+ * returns). Here the client is checked out and released by us, and destroyed when its connection
+ * failed, so the pool opens a fresh one.
+ */
+function drizzleOverPool(pool: pg.Pool): Db {
+  const db = drizzlePg(pool);
+  const transaction: typeof db.transaction = async (work, config) => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      return await drizzlePg(client).transaction(work, config);
+    } catch (err) {
+      if (isDatabaseUnavailable(err)) broken = err as Error;
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  };
+  db.transaction = transaction;
+  return db as unknown as Db;
 }
 
 /**
@@ -97,16 +139,21 @@ export async function runMigrations(
     migrationsTable: `__migrations_${service}`,
   };
   if (conn.kind === 'pg') {
-    // Serialise concurrent starts of several instances of the same service.
+    // Serialise concurrent starts of several instances of the same service. The client comes from
+    // the pool, so its 'error' listener (see openDatabase) is already on: a server lost mid-migration
+    // fails the start-up with a rejected promise, never an unhandled 'error' event.
     const client = await conn.pool.connect();
+    let broken: Error | undefined;
     try {
       await client.query('select pg_advisory_lock(hashtext($1))', [`migrate:${service}`]);
       await migratePg(drizzlePg(client), options);
     } finally {
+      // If the lock cannot be released, the connection is closed instead (which releases it) rather
+      // than returned to the pool still holding it.
       await client
         .query('select pg_advisory_unlock(hashtext($1))', [`migrate:${service}`])
-        .catch(() => undefined);
-      client.release();
+        .catch((err: Error) => (broken = err));
+      client.release(broken);
     }
   } else {
     await migratePglite(drizzlePglite(conn.client), options);

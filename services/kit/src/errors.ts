@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { ZodError } from 'zod';
-import type { ErrorBody, ErrorIssue } from '@haven/contracts/errors';
+import type { ZodError } from 'zod';
+import type { ErrorBody, ErrorCode, ErrorIssue } from '@haven/contracts/errors';
+import { describeError, isDatabaseUnavailable } from './db-errors';
 import type { Logger } from './logger';
 
 /** An error meant for the client: a status, a stable code and a message safe to show. */
@@ -8,28 +9,41 @@ export class AppError extends Error {
   override name = 'AppError';
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
-    readonly issues?: ErrorIssue[],
+    readonly options: {
+      issues?: ErrorIssue[];
+      /** Seconds, sent as `Retry-After` (429 and 503). */
+      retryAfter?: number;
+    } = {},
   ) {
     super(message);
   }
+  get retryAfter(): number | undefined {
+    return this.options.retryAfter;
+  }
   toBody(): ErrorBody {
-    return this.issues
-      ? { message: this.message, code: this.code, issues: this.issues }
+    return this.options.issues
+      ? { message: this.message, code: this.code, issues: this.options.issues }
       : { message: this.message, code: this.code };
   }
 }
 
-export const badRequest = (message: string, issues?: ErrorIssue[]) =>
-  new AppError(400, 'bad_request', message, issues);
+// One named helper per error, as Outline's server/errors.ts does.
+export const badRequest = (message: string) => new AppError(400, 'bad_request', message);
 export const unauthorized = (message = 'Not signed in') => new AppError(401, 'unauthorized', message);
+export const forbidden = (message = 'Not allowed') => new AppError(403, 'forbidden', message);
 export const notFound = (message = 'Not found') => new AppError(404, 'not_found', message);
 export const conflict = (message: string) => new AppError(409, 'conflict', message);
 export const payloadTooLarge = (message = 'Request body is too large') =>
   new AppError(413, 'payload_too_large', message);
-export const tooManyRequests = (message = 'Too many requests. Please try again later.') =>
-  new AppError(429, 'rate_limited', message);
+export const rateLimited = (retryAfter: number, message = 'Too many requests. Please try again later.') =>
+  new AppError(429, 'rate_limited', message, { retryAfter });
+export const unavailable = (
+  message = 'Service temporarily unavailable. Please try again shortly.',
+  retryAfter = 5,
+) => new AppError(503, 'unavailable', message, { retryAfter });
+export const internalError = () => new AppError(500, 'internal', 'Internal server error');
 
 /** Reduces zod's issues to the `{ path, message, code }` the error body carries. */
 function issuesOf(error: ZodError): ErrorIssue[] {
@@ -40,21 +54,28 @@ function issuesOf(error: ZodError): ErrorIssue[] {
   }));
 }
 
-/** A 400 naming what is wrong: the first issue's field and message lead, all issues follow. */
+/**
+ * A 400 naming what is wrong in a request: the first issue's field and message lead, all issues
+ * follow. Only request validation builds one; a ZodError anywhere else is our fault, a 500.
+ */
 export function validationError(error: ZodError, where: string): AppError {
   const issues = issuesOf(error);
   const first = issues[0];
   const field = first && first.path.length > 0 ? `${first.path.join('.')}: ` : '';
   const message = first ? `Invalid ${where}: ${field}${first.message}` : `Invalid ${where}`;
-  return new AppError(400, 'validation_failed', message, issues);
+  return new AppError(400, 'validation_failed', message, { issues });
 }
 
 /** Answers any path no route claimed with a JSON 404. */
 export const notFoundHandler: RequestHandler = (req, res) => {
-  res
-    .status(404)
-    .json({ message: `No route for ${req.method} ${req.path}`, code: 'not_found' } satisfies ErrorBody);
+  sendError(res, new AppError(404, 'not_found', `No route for ${req.method} ${req.path}`));
 };
+
+/** Writes an AppError as its JSON body, with `Retry-After` when it has one. */
+export function sendError(res: Parameters<RequestHandler>[1], error: AppError): void {
+  if (error.retryAfter) res.setHeader('retry-after', String(error.retryAfter));
+  res.status(error.status).json(error.toBody());
+}
 
 interface HttpishError {
   type?: string;
@@ -65,41 +86,50 @@ interface HttpishError {
 }
 
 /**
- * The one error middleware: application errors keep their status and message, validation errors are
- * 400 with their issues, body-parser failures are 4xx, and anything else is a 500 with a generic
- * message while the stack goes to the log. Never an HTML page.
+ * Maps anything thrown to the AppError the client sees: application errors as they are, body-parser
+ * failures as 4xx, a lost database as 503 with `Retry-After`, and anything else (a ZodError from an
+ * outbox payload or a model's answer included) as a 500. Null when it is a 500.
+ */
+export function toAppError(err: unknown): AppError | null {
+  if (err instanceof AppError) return err;
+  const e = (err ?? {}) as HttpishError;
+  if (e.type === 'entity.parse.failed') return new AppError(400, 'malformed_json', 'Malformed JSON body');
+  if (e.type === 'entity.too.large') return payloadTooLarge();
+  const status = e.status ?? e.statusCode;
+  if (err instanceof URIError) {
+    // The router could not %-decode a path parameter (`/api/thoughts/%ff`).
+    return badRequest('Malformed path: a parameter is not valid %-encoding');
+  }
+  if (status && status >= 400 && status < 500) {
+    return new AppError(status, 'bad_request', e.expose && e.message ? e.message : 'Bad request');
+  }
+  if (err instanceof TypeError && err.message === 'fetch failed') {
+    // An internal call found the other service down (undici's error; its cause has the socket code).
+    return unavailable('A service this request needs is unavailable. Please try again shortly.');
+  }
+  if (isDatabaseUnavailable(err))
+    return unavailable('The database is unavailable. Please try again shortly.');
+  return null;
+}
+
+/**
+ * The one error middleware: JSON only, never an HTML page. A 500 answers a generic message while the
+ * stack goes to the log; a database outage is logged once per request as a warning.
  */
 export function errorMiddleware(log: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
-    if (err instanceof AppError) {
-      const retryAfter = (err as AppError & { retryAfter?: number }).retryAfter;
-      if (retryAfter) res.setHeader('retry-after', String(retryAfter));
-      res.status(err.status).json(err.toBody());
-      return;
-    }
-    if (err instanceof ZodError) {
-      const e = validationError(err, 'request');
-      res.status(400).json(e.toBody());
-      return;
-    }
-    const e = (err ?? {}) as HttpishError;
-    if (e.type === 'entity.parse.failed') {
-      res.status(400).json({ message: 'Malformed JSON body', code: 'malformed_json' } satisfies ErrorBody);
-      return;
-    }
-    if (e.type === 'entity.too.large') {
-      res.status(413).json(payloadTooLarge().toBody());
-      return;
-    }
-    const status = e.status ?? e.statusCode;
-    if (status && status >= 400 && status < 500 && e.expose) {
-      res
-        .status(status)
-        .json({ message: e.message ?? 'Bad request', code: 'bad_request' } satisfies ErrorBody);
+    const known = toAppError(err);
+    if (known) {
+      if (known.status === 503) {
+        // One line per refused request, without a stack: an outage is not a bug.
+        const { stack: _stack, ...reason } = describeError(err);
+        log.warn({ reason, path: req.path }, 'dependency unavailable');
+      }
+      sendError(res, known);
       return;
     }
     log.error({ err, method: req.method, path: req.path }, 'unhandled error');
-    res.status(500).json({ message: 'Internal server error', code: 'internal' } satisfies ErrorBody);
+    sendError(res, internalError());
   };
 }

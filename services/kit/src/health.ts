@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { describeError } from './db-errors';
 import { withTimeout } from './redis';
 
 /** A named readiness check; it throws when its dependency is not usable. */
@@ -23,17 +24,32 @@ export function healthRouter(name: string, checks: Record<string, ReadinessCheck
   return router;
 }
 
-/** Runs checks side by side, each within 2 s; the answer is 'ok' or the error's message per check. */
+/** How long one check may take: a server that stops answering must not hang the probe. */
+export const CHECK_TIMEOUT_MS = 2000;
+
+/**
+ * Runs checks side by side, each within 2 s; the answer is 'ok' or, per failing check, why: a
+ * database error as `unavailable (CODE)`, never Drizzle's message (which quotes the query).
+ */
 export async function runChecks(checks: Record<string, ReadinessCheck>): Promise<Record<string, string>> {
   const entries = await Promise.all(
     Object.entries(checks).map(async ([key, check]) => {
       try {
-        await withTimeout(check(), 2000, key);
+        await withTimeout(Promise.resolve().then(check), CHECK_TIMEOUT_MS, key);
         return [key, 'ok'] as const;
       } catch (err) {
-        return [key, (err as Error).message || 'failed'] as const;
+        return [key, reasonOf(err)] as const;
       }
     }),
   );
   return Object.fromEntries(entries);
+}
+
+function reasonOf(err: unknown): string {
+  const described = describeError(err);
+  if (described.type === 'DatabaseError') {
+    const code = typeof described.sqlState === 'string' ? ` (${described.sqlState})` : '';
+    return `${described.unavailable ? 'unavailable' : 'failed'}${code}`;
+  }
+  return typeof described.message === 'string' && described.message ? described.message : 'failed';
 }

@@ -1,11 +1,22 @@
 import express, { type Express, type Request, type Response, type Router } from 'express';
 import type { z } from 'zod';
-import type { BodyOf, ParamsOf, QueryOf, RouteContract } from '@haven/contracts/contract';
-import { isPublicRoute, REQUEST_ID_HEADER } from '@haven/contracts/routes';
+import type { BodyOf, Caller, ParamsOf, QueryOf, RouteContract } from '@haven/contracts/contract';
+import { isPublicRoute, REQUEST_ID_HEADER, type ServiceName } from '@haven/contracts/routes';
+import { answerProblems } from './answer-check';
+import { Reply, type Checked } from './answers';
 import { currentContext, requestIdFrom, runWithContext } from './context';
-import { errorMiddleware, notFoundHandler, unauthorized, validationError } from './errors';
+import {
+  errorMiddleware,
+  forbidden,
+  internalError,
+  notFoundHandler,
+  unauthorized,
+  validationError,
+} from './errors';
 import { requireInternalToken, type InternalIdentity } from './internal-auth';
 import type { Logger } from './logger';
+
+export { redirect, reply } from './answers';
 
 /** Everything a route handler receives: validated input and the acting user. */
 export interface HandlerInput<R extends RouteContract> {
@@ -14,20 +25,41 @@ export interface HandlerInput<R extends RouteContract> {
   body: BodyOf<R>;
   /** The signed-in user. Routes outside PUBLIC_ROUTES refuse anonymous calls before the handler runs. */
   userId: number;
+  /** Who called: the gateway, or the service making an internal call. */
+  caller: Caller;
   req: Request;
   res: Response;
 }
 
-/** A handler's answer: a plain value is sent as 200 JSON; `reply()` picks the status; undefined is 204. */
-export class Reply {
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-  ) {}
-}
-export const reply = (status: number, body?: unknown) => new Reply(status, body);
+type AnyHandler<R extends RouteContract> = (input: HandlerInput<R>) => unknown;
 
-export type Handler<R extends RouteContract> = (input: HandlerInput<R>) => unknown;
+/**
+ * The handlers of a contract, each answer typed by its route's `responses`: a plain value is the 200
+ * answer, `reply(status, body)` another declared status, `redirect(url)` a declared 302. An answer
+ * with a field the contract does not list, or an undeclared status, does not compile.
+ */
+export type Handlers<
+  C extends Record<string, RouteContract>,
+  H extends { [K in keyof C]: AnyHandler<C[K]> },
+> = {
+  [K in keyof C]: (
+    input: HandlerInput<C[K]>,
+  ) => Checked<C[K], ReturnType<H[K]>> | Promise<Checked<C[K], ReturnType<H[K]>>>;
+};
+
+/** A contract together with its handlers, ready for the service app to mount. */
+export interface ContractRoutes {
+  contract: Record<string, RouteContract>;
+  handlers: Record<string, AnyHandler<RouteContract>>;
+}
+
+/** Pairs a contract with its handlers (ts-rest's `implement`), checking every answer's type. */
+export function implement<
+  C extends Record<string, RouteContract>,
+  H extends { [K in keyof C]: AnyHandler<C[K]> },
+>(contract: C, handlers: H & Handlers<C, H>): ContractRoutes {
+  return { contract, handlers: handlers as unknown as ContractRoutes['handlers'] };
+}
 
 function parsePart(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
   if (!schema) return undefined;
@@ -41,56 +73,84 @@ function paramCount(path: string): number {
   return path.split('/').filter((s) => s.startsWith(':')).length;
 }
 
+/** The callers a route accepts: its own list, else the gateway alone for public `/api` routes. */
+export function callersOf(route: RouteContract): readonly Caller[] {
+  if (route.callers) return route.callers;
+  if (route.path.startsWith('/internal/')) {
+    throw new Error(`Internal route ${route.method} ${route.path} must list the services it accepts`);
+  }
+  return ['gateway'];
+}
+
+export interface MountOptions {
+  log: Logger;
+  /** Parse every answer against its schema (tests and development): a drift is a 500 and a log line. */
+  checkAnswers: boolean;
+}
+
 /**
- * Implements a contract on a router: one handler per route, each validated with the contract's
- * schemas before it runs. A route not listed in PUBLIC_ROUTES needs a signed-in user (401 otherwise).
+ * Mounts a contract's handlers on a router: each request is checked for its caller (403 otherwise),
+ * signed-in user (401 for non-public routes) and input (400 naming the field), then the handler's
+ * answer is sent with its status.
  */
-export function mountContract<C extends Record<string, RouteContract>>(
-  router: Router,
-  contract: C,
-  handlers: { [K in keyof C]: Handler<C[K]> },
-): void {
-  const entries = Object.entries(contract).sort(([, a], [, b]) => paramCount(a.path) - paramCount(b.path));
+export function mountContract(router: Router, routes: ContractRoutes, options: MountOptions): void {
+  const entries = Object.entries(routes.contract).sort(
+    ([, a], [, b]) => paramCount(a.path) - paramCount(b.path),
+  );
   for (const [name, route] of entries) {
-    const handler = handlers[name as keyof C] as Handler<RouteContract> | undefined;
+    const handler = routes.handlers[name];
     if (!handler) throw new Error(`No handler for contract route "${name}" (${route.method} ${route.path})`);
+    const callers = callersOf(route);
     const needsUser = !isPublicRoute(route.path);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
     router[method](route.path, async (req: Request, res: Response) => {
       const identity = res.locals.identity as InternalIdentity;
+      if (!callers.includes(identity.caller))
+        throw forbidden(`${identity.caller} may not call ${route.path}`);
       if (needsUser && identity.userId === null) throw unauthorized();
       const input = {
         params: parsePart(route.params, req.params, 'path parameters'),
         query: parsePart(route.query, req.query, 'query'),
         body: parsePart(route.body, req.body, 'body'),
         userId: identity.userId as number,
+        caller: identity.caller,
         req,
         res,
       } as HandlerInput<RouteContract>;
       const result = await handler(input);
       if (res.headersSent) return;
-      if (result instanceof Reply) {
-        if (result.body === undefined) res.status(result.status).end();
-        else res.status(result.status).json(result.body);
-      } else if (result === undefined) {
-        res.status(204).end();
-      } else {
-        res.json(result);
+      const answer = result instanceof Reply ? result : new Reply(200, result);
+      if (options.checkAnswers) {
+        const schema = route.responses[answer.status];
+        const problems = schema
+          ? answerProblems(schema, answer.body)
+          : [`status ${answer.status} is not declared`];
+        if (problems.length > 0) {
+          options.log.error(
+            { route: `${route.method} ${route.path}`, problems },
+            'answer does not match the contract',
+          );
+          throw internalError();
+        }
       }
+      if (answer.location) res.redirect(answer.status, answer.location);
+      else if (answer.body === undefined || answer.body === null) res.status(answer.status).end();
+      else res.status(answer.status).json(answer.body);
     });
   }
 }
 
 export interface ServiceAppOptions {
-  name: string;
+  name: ServiceName;
   log: Logger;
   internalSecret: string;
   /** `/healthz` and `/readyz`, mounted before the internal-token check. */
   health: Router;
-  /** Adds the service's `/api` and `/internal` routes. */
-  routes: (router: Router) => void;
+  /** The service's `/api` and `/internal` contracts with their handlers. */
+  routes: ContractRoutes[];
   /** Largest JSON body accepted, e.g. '1mb'; audio routes raise it. */
   jsonLimit?: string;
+  checkAnswers: boolean;
 }
 
 /**
@@ -119,7 +179,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     runWithContext({ requestId }, next);
   });
   app.use(options.health);
-  app.use(requireInternalToken(options.internalSecret));
+  app.use(requireInternalToken(options.internalSecret, options.name));
   app.use((req, res, next) => {
     const ctx = currentContext();
     if (ctx) ctx.userId = (res.locals.identity as InternalIdentity).userId;
@@ -127,7 +187,9 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   });
   app.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
   const router = express.Router();
-  options.routes(router);
+  for (const routes of options.routes) {
+    mountContract(router, routes, { log: options.log, checkAnswers: options.checkAnswers });
+  }
   app.use(router);
   app.use(notFoundHandler);
   app.use(errorMiddleware(options.log));

@@ -16,6 +16,15 @@ export interface Llm {
     schema: S;
     timeoutMs?: number;
   }): Promise<z.infer<S>>;
+  /**
+   * One turn of a conversation with tools: the model answers with text, or asks for tool calls the
+   * caller executes and feeds back (as `tool` messages) in the next turn.
+   */
+  chat(request: {
+    messages: ChatMessage[];
+    tools?: ToolSpec[];
+    timeoutMs?: number;
+  }): Promise<{ content: string | null; toolCalls: ToolCall[] }>;
   /** Speech to text for a recording. */
   transcribe(
     audio: Buffer,
@@ -23,38 +32,145 @@ export interface Llm {
   ): Promise<string>;
 }
 
+/** A message of a conversation with the model, in the Chat Completions shape. */
+export type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+
+/** A tool the model may call: its name, what it does, and its arguments' schema. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: z.ZodType;
+}
+
+/** A call the model asked for; `arguments` is the model's JSON text, to be validated by the caller. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
 /** The model used for speech to text (Whisper's API name). */
 export const TRANSCRIPTION_MODEL = 'whisper-1';
 
-/** The configured LLM, or null when no key is set (a supported mode: callers use local fallbacks). */
+/** A server that answered 4xx to `response_format: json_schema`: it does not support structured outputs. */
+function refusesJsonSchema(err: unknown): boolean {
+  const status = (err as { status?: number }).status;
+  return status === 400 || status === 422 || status === 501;
+}
+
+/** Parses and validates a model's answer; the error says what was wrong without echoing the text. */
+function parseAnswer<S extends z.ZodType>(content: string | null | undefined, schema: S): z.infer<S> {
+  if (!content) throw new Error('The model returned no content');
+  let json: unknown;
+  try {
+    json = JSON.parse(content);
+  } catch {
+    throw new Error('The model did not answer JSON');
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success)
+    throw new Error(`The model's answer does not match the schema: ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
+}
+
+/**
+ * The configured LLM, or null when none is (a supported mode: callers use local fallbacks). A base
+ * URL alone is enough: Ollama, LM Studio and vLLM need no key.
+ */
 export function createLlm(
   config: Pick<Config, 'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'OPENAI_MODEL'>,
 ): Llm | null {
-  if (!config.OPENAI_API_KEY) return null;
+  if (!config.OPENAI_API_KEY && !config.OPENAI_BASE_URL) return null;
   const client = new OpenAI({
-    apiKey: config.OPENAI_API_KEY,
+    apiKey: config.OPENAI_API_KEY ?? 'no-key',
     baseURL: config.OPENAI_BASE_URL,
     maxRetries: 1,
   });
+  // Learnt once per process: a server that refuses json_schema is asked for a JSON object after.
+  let jsonSchemaRefused = false;
+
+  async function complete(
+    messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[],
+    responseFormat: OpenAI.Chat.Completions.ChatCompletionCreateParams['response_format'],
+    timeoutMs: number,
+  ): Promise<string | null | undefined> {
+    const completion = await client.chat.completions.create(
+      { model: config.OPENAI_MODEL, messages, response_format: responseFormat },
+      { timeout: timeoutMs },
+    );
+    return completion.choices[0]?.message?.content;
+  }
+
   return {
+    /**
+     * Structured output, in the order servers support it: `json_schema` first; if the server refuses
+     * it, a JSON object with the schema in the prompt. An answer that fails the schema is asked for
+     * once more; a second bad answer rejects, and the caller falls back to its local engine.
+     */
     async json({ name, system, user, schema, timeoutMs = 20_000 }) {
+      const jsonSchema = z.toJSONSchema(schema) as Record<string, unknown>;
+      const messages = [
+        { role: 'system' as const, content: system },
+        { role: 'user' as const, content: user },
+      ];
+      const asObject = async () =>
+        complete(
+          [
+            {
+              role: 'system',
+              content: `${system}\n\nAnswer with one JSON object only, no prose, matching this JSON Schema:\n${JSON.stringify(jsonSchema)}`,
+            },
+            { role: 'user', content: user },
+          ],
+          { type: 'json_object' },
+          timeoutMs,
+        );
+      const ask = async (): Promise<string | null | undefined> => {
+        if (jsonSchemaRefused) return asObject();
+        try {
+          return await complete(
+            messages,
+            { type: 'json_schema', json_schema: { name, schema: jsonSchema } },
+            timeoutMs,
+          );
+        } catch (err) {
+          if (!refusesJsonSchema(err)) throw err;
+          jsonSchemaRefused = true;
+          return asObject();
+        }
+      };
+      try {
+        return parseAnswer(await ask(), schema);
+      } catch (err) {
+        if ((err as { status?: number }).status !== undefined) throw err;
+        return parseAnswer(await ask(), schema);
+      }
+    },
+    async chat({ messages, tools, timeoutMs = 60_000 }) {
       const completion = await client.chat.completions.create(
         {
           model: config.OPENAI_MODEL,
-          messages: [
-            { role: 'system', content: system },
-            { role: 'user', content: user },
-          ],
-          response_format: {
-            type: 'json_schema',
-            json_schema: { name, schema: z.toJSONSchema(schema) as Record<string, unknown> },
-          },
+          messages,
+          ...(tools && tools.length > 0
+            ? {
+                tools: tools.map((t) => ({
+                  type: 'function' as const,
+                  function: {
+                    name: t.name,
+                    description: t.description,
+                    parameters: z.toJSONSchema(t.parameters) as Record<string, unknown>,
+                  },
+                })),
+              }
+            : {}),
         },
         { timeout: timeoutMs },
       );
-      const content = completion.choices[0]?.message?.content;
-      if (!content) throw new Error('The model returned no content');
-      return schema.parse(JSON.parse(content));
+      const message = completion.choices[0]?.message;
+      const toolCalls: ToolCall[] = (message?.tool_calls ?? []).flatMap((c) =>
+        c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : [],
+      );
+      return { content: message?.content ?? null, toolCalls };
     },
     async transcribe(audio, { filename, mimeType, timeoutMs = 60_000 }) {
       const result = await client.audio.transcriptions.create(

@@ -1,5 +1,6 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { currentContext } from './context';
+import { describeError } from './db-errors';
 
 export type { Logger };
 
@@ -39,6 +40,8 @@ export function createLogger(options: {
       name: options.name,
       level: options.level ?? 'info',
       redact: { paths: REDACT, censor: '[redacted]' },
+      // Errors are logged by what they are, never by the values a failed query was given.
+      serializers: { err: describeError },
       mixin() {
         const ctx = currentContext();
         if (!ctx) return {};

@@ -17,6 +17,12 @@ export function outboxTable(schema: PgSchema) {
       createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
       /** While set and in the future, one relay instance is publishing this row. */
       claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+      /**
+       * Which relay holds the claim. A relay runs one round at a time, so a row still claimed by
+       * itself when a round starts was abandoned by an earlier round (the database went away before
+       * the claim's answer or the sent mark arrived) and is taken back at once.
+       */
+      claimedBy: text('claimed_by'),
       sentAt: timestamp('sent_at', { withTimezone: true }),
       attempts: integer('attempts').notNull().default(0),
       lastError: text('last_error'),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import { JOBS, type JobPayload, type QueueName } from '@haven/contracts/jobs';
+import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { jobFor, type JobPayload, type QueueName } from '@haven/contracts/jobs';
 import { currentContext } from './context';
 import type { Db, DbOrTx } from './db';
 import type { Logger } from './logger';
@@ -18,12 +18,13 @@ export async function writeOutbox<Q extends QueueName>(
   queue: Q,
   payload: JobPayload<Q>,
 ): Promise<void> {
-  const def = JOBS[queue];
-  const parsed = def.payload.parse(payload) as JobPayload<Q>;
-  const jobId = (def.jobId as (p: JobPayload<Q>) => string)(parsed);
-  await tx
-    .insert(table)
-    .values({ queue, jobId, payload: parsed, requestId: currentContext()?.requestId ?? null });
+  const job = jobFor(queue, payload);
+  await tx.insert(table).values({
+    queue,
+    jobId: job.jobId,
+    payload: job.payload,
+    requestId: currentContext()?.requestId ?? null,
+  });
 }
 
 /** A fresh id for an event whose job id must be unique to it (e.g. each change of a thought). */
@@ -40,10 +41,18 @@ export interface OutboxRelay {
 const BATCH = 100;
 const CLAIM_SECONDS = 30;
 
+/** A round stopped by a failed publication (Redis); each failure is already logged with its row. */
+class PublishFailed extends Error {
+  constructor() {
+    super('outbox publish failed');
+  }
+}
+
 /**
  * Moves outbox rows to their queues: claims a batch (so several instances never publish the same
- * row at once), adds each job under its stored id, and marks it sent. While Redis is unreachable the
- * rows stay pending and the relay retries with a growing pause, up to `maxDelayMs`.
+ * row at once), adds each job under its stored id, and marks it sent. While Redis or the database is
+ * unreachable the rows stay pending and the relay retries with a growing pause, up to `maxDelayMs`;
+ * a commit (`kick`) retries at once.
  */
 export function startOutboxRelay(options: {
   db: Db;
@@ -64,11 +73,15 @@ export function startOutboxRelay(options: {
   let running: Promise<number> | undefined;
   let stopped = false;
   let again = false;
+  /** Rounds failed in a row: the first is logged as a warning, the recovery as info. */
+  let failures = 0;
+  /** Names this relay's claims (see `claimedBy`). */
+  const relayId = randomUUID();
 
   async function publishBatch(): Promise<{ sent: number; failed: boolean; full: boolean }> {
     const claimed = await db
       .update(table)
-      .set({ claimedUntil: sql`now() + make_interval(secs => ${CLAIM_SECONDS})` })
+      .set({ claimedUntil: sql`now() + make_interval(secs => ${CLAIM_SECONDS})`, claimedBy: relayId })
       .where(
         inArray(
           table.id,
@@ -76,7 +89,14 @@ export function startOutboxRelay(options: {
             .select({ id: table.id })
             .from(table)
             .where(
-              and(isNull(table.sentAt), or(isNull(table.claimedUntil), lt(table.claimedUntil, sql`now()`))),
+              and(
+                isNull(table.sentAt),
+                or(
+                  isNull(table.claimedUntil),
+                  lt(table.claimedUntil, sql`now()`),
+                  eq(table.claimedBy, relayId),
+                ),
+              ),
             )
             .orderBy(asc(table.id))
             .limit(BATCH)
@@ -88,38 +108,36 @@ export function startOutboxRelay(options: {
     let sent = 0;
     for (const row of claimed) {
       try {
-        const queue = queues.get(row.queue as QueueName);
         // BullMQ waits for a lost connection rather than failing; bound it. If the add still lands
         // later, it is the same job id, so nothing doubles.
         await withTimeout(
-          queue.add(
-            row.queue,
-            { payload: row.payload, meta: row.requestId ? { requestId: row.requestId } : {} },
-            { jobId: row.jobId },
-          ),
+          queues.publish(row.queue as QueueName, row.jobId, {
+            payload: row.payload as JobPayload<QueueName>,
+            meta: row.requestId ? { requestId: row.requestId } : {},
+          }),
           publishTimeout,
           'queue add',
         );
         await db
           .update(table)
-          .set({ sentAt: sql`now()`, claimedUntil: null })
+          .set({ sentAt: sql`now()`, claimedUntil: null, claimedBy: null })
           .where(inArray(table.id, [row.id]));
         sent++;
       } catch (err) {
+        // When the database itself is gone these updates fail too; the rows stay claimed by this
+        // relay, which takes them back in its next round.
         const pending = claimed.filter((r) => r.id >= row.id).map((r) => r.id);
         await db
           .update(table)
           .set({
             claimedUntil: null,
+            claimedBy: null,
             attempts: sql`${table.attempts} + 1`,
             lastError: (err as Error).message.slice(0, 500),
           })
           .where(inArray(table.id, [row.id]));
-        await db.update(table).set({ claimedUntil: null }).where(inArray(table.id, pending));
-        log.warn(
-          { queue: row.queue, outboxId: row.id, err: (err as Error).message },
-          'outbox publish failed; will retry',
-        );
+        await db.update(table).set({ claimedUntil: null, claimedBy: null }).where(inArray(table.id, pending));
+        log.warn({ queue: row.queue, outboxId: row.id, err }, 'outbox publish failed; will retry');
         return { sent, failed: true, full: false };
       }
     }
@@ -131,11 +149,7 @@ export function startOutboxRelay(options: {
     for (;;) {
       const { sent, failed, full } = await publishBatch();
       total += sent;
-      if (failed) {
-        delay = Math.min(delay * 2, maxDelay);
-        throw new Error('outbox publish failed');
-      }
-      delay = interval;
+      if (failed) throw new PublishFailed();
       if (!full) return total;
     }
   }
@@ -153,9 +167,19 @@ export function startOutboxRelay(options: {
       return;
     }
     running = flush()
-      .catch((err: Error) => {
-        if (err.message !== 'outbox publish failed')
-          log.warn({ err: err.message }, 'outbox relay round failed');
+      .then((sent) => {
+        if (failures > 0) log.info({ failedRounds: failures }, 'outbox relay recovered');
+        failures = 0;
+        delay = interval;
+        return sent;
+      })
+      .catch((err: unknown) => {
+        failures++;
+        delay = Math.min(delay * 2, maxDelay);
+        // Once per outage, not once a round: the rows wait safely in the table meanwhile.
+        if (err instanceof PublishFailed) return 0;
+        if (failures === 1) log.warn({ err }, 'outbox relay round failed; retrying with backoff');
+        else log.debug({ err, failures, retryInMs: delay }, 'outbox relay round failed again');
         return 0;
       })
       .finally(() => {

@@ -1,5 +1,6 @@
 import { Queue, UnrecoverableError, Worker, type Job, type JobsOptions } from 'bullmq';
-import { JOBS, type JobPayload, type QueueName } from '@haven/contracts/jobs';
+import { JOBS, jobFor, queuesConsumedBy, type JobPayload, type QueueName } from '@haven/contracts/jobs';
+import type { ServiceName } from '@haven/contracts/routes';
 import { currentContext, runWithContext } from './context';
 import type { Logger } from './logger';
 import { redisOptionsFrom } from './redis';
@@ -40,6 +41,13 @@ export interface QueueConnection {
   redisUrl: string;
   /** BullMQ key prefix, so several stacks (or test runs) can share one Redis. */
   prefix: string;
+  /** First retry delay; each next one doubles (default 1000 ms). */
+  backoffMs?: number;
+  /**
+   * How long a worker holds an active job between renewals: a worker that dies mid-job lets another
+   * take the job over after about this long (default 30000 ms, BullMQ's).
+   */
+  lockMs?: number;
 }
 
 /** Producers for the named queues of the contracts, created on first use. */
@@ -59,7 +67,10 @@ export class QueueRegistry {
           enableOfflineQueue: false,
           maxRetriesPerRequest: 1,
         },
-        defaultJobOptions: DEFAULT_JOB_OPTIONS,
+        defaultJobOptions: {
+          ...DEFAULT_JOB_OPTIONS,
+          backoff: { type: 'exponential', delay: this.connection.backoffMs ?? 1000 },
+        },
       });
       queue.on('error', () => {
         // Surfaced through the failing add(); reconnection is automatic.
@@ -80,19 +91,49 @@ export class QueueRegistry {
     /** Overrides DEFAULT_JOB_OPTIONS (attempts and backoff are fixed when a job is added). */
     options: JobsOptions = {},
   ): Promise<string> {
-    const def = JOBS[name];
-    const parsed = def.payload.parse(payload) as JobPayload<Q>;
-    const jobId = (def.jobId as (p: JobPayload<Q>) => string)(parsed);
+    const job = jobFor(name, payload);
     const requestId = meta.requestId ?? currentContext()?.requestId;
-    const data: JobData<Q> = { payload: parsed, meta: requestId ? { requestId } : {} };
+    await this.publish(
+      name,
+      job.jobId,
+      { payload: job.payload, meta: requestId ? { requestId } : {} },
+      options,
+    );
+    return job.jobId;
+  }
+
+  /** Adds a job under an id already computed by `jobFor` (the outbox stores it with the event). */
+  async publish<Q extends QueueName>(
+    name: Q,
+    jobId: string,
+    data: JobData<Q>,
+    options: JobsOptions = {},
+  ): Promise<void> {
     await this.get(name).add(name, data, { ...options, jobId });
-    return jobId;
   }
 
   async close(): Promise<void> {
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     this.queues.clear();
   }
+}
+
+/**
+ * Refuses a service whose job handlers do not match the queues the contracts say it consumes:
+ * a consumed queue with no handler (its jobs would pile up unseen) or two, or a handler for a queue
+ * another service consumes. Immich's job registry does the same.
+ */
+export function assertJobRegistry(service: ServiceName, defs: JobDefinition[]): void {
+  const problems: string[] = [];
+  for (const queue of queuesConsumedBy(service)) {
+    const count = defs.filter((d) => d.queue === queue).length;
+    if (count !== 1) problems.push(`queue ${queue} has ${count === 0 ? 'no handler' : `${count} handlers`}`);
+  }
+  for (const def of defs) {
+    const consumer = JOBS[def.queue]?.consumer;
+    if (consumer !== service) problems.push(`queue ${def.queue} is consumed by ${consumer ?? 'no service'}`);
+  }
+  if (problems.length > 0) throw new Error(`The ${service} service cannot start: ${problems.join('; ')}`);
 }
 
 export interface WorkerSet {
@@ -132,9 +173,10 @@ export function startWorkers(defs: JobDefinition[], connection: QueueConnection,
         connection: { ...redisOptionsFrom(connection.redisUrl), maxRetriesPerRequest: null },
         concurrency: def.concurrency ?? 4,
         autorun: true,
+        ...(connection.lockMs ? { lockDuration: connection.lockMs, stalledInterval: connection.lockMs } : {}),
       },
     );
-    worker.on('error', (err) => log.warn({ queue: def.queue, err: err.message }, 'worker error'));
+    worker.on('error', (err) => log.warn({ queue: def.queue, err }, 'worker error'));
     worker.on('failed', (job, err) => {
       if (!job) return;
       const attempts = job.opts.attempts ?? 1;
@@ -145,7 +187,7 @@ export function startWorkers(defs: JobDefinition[], connection: QueueConnection,
       const requestId = (job.data as Partial<JobData>).meta?.requestId ?? `job-${job.id}`;
       runWithContext({ requestId, jobId: job.id }, () => {
         log[final ? 'error' : 'warn'](
-          { queue: def.queue, attemptsMade: job.attemptsMade, attempts, err: err.message },
+          { queue: def.queue, attemptsMade: job.attemptsMade, attempts, err },
           final ? 'job failed permanently' : 'job attempt failed',
         );
         if (final && def.onFailed) {
@@ -153,9 +195,7 @@ export function startWorkers(defs: JobDefinition[], connection: QueueConnection,
           if (parsed.success) {
             def
               .onFailed(parsed.data as never, err, { log })
-              .catch((e: Error) =>
-                log.error({ queue: def.queue, err: e.message }, 'onFailed handler failed'),
-              );
+              .catch((e: Error) => log.error({ queue: def.queue, err: e }, 'onFailed handler failed'));
           }
         }
       });

@@ -1,4 +1,4 @@
-import { AppError, tooManyRequests } from './errors';
+import { rateLimited, unavailable } from './errors';
 import type { Redis } from './redis';
 
 /** At most `limit` hits per `windowSeconds` for one key of one rule. */
@@ -30,7 +30,7 @@ export function createRateLimiter(redis: Redis, prefix: string) {
         }
         results = await pipeline.exec();
       } catch {
-        throw new AppError(503, 'unavailable', 'Service temporarily unavailable. Please try again shortly.');
+        throw unavailable();
       }
       let retryAfter = 0;
       rules.forEach((rule, i) => {
@@ -40,10 +40,10 @@ export function createRateLimiter(redis: Redis, prefix: string) {
       });
       if (retryAfter > 0) {
         const minutes = Math.ceil(retryAfter / 60);
-        const error = tooManyRequests(
+        throw rateLimited(
+          retryAfter,
           `Too many attempts. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
         );
-        throw Object.assign(error, { retryAfter });
       }
     },
 

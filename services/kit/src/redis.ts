@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import type { Logger } from './logger';
 
 export type { Redis };
 
@@ -71,4 +72,26 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
     timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Warns when Redis may evict keys under memory pressure: BullMQ's jobs (and our sessions) must never
+ * silently disappear, so the policy must be `noeviction`. Managed Redis may refuse CONFIG: then the
+ * warning says the policy could not be checked.
+ */
+export async function checkEvictionPolicy(client: Redis, log: Logger): Promise<string | undefined> {
+  try {
+    const answer = (await client.config('GET', 'maxmemory-policy')) as string[];
+    const policy = answer[1];
+    if (policy !== 'noeviction') {
+      log.warn(
+        { policy },
+        'Redis may evict keys (maxmemory-policy is not noeviction): queued jobs and sessions could be lost. Set maxmemory-policy noeviction.',
+      );
+    }
+    return policy;
+  } catch {
+    log.warn('could not read Redis maxmemory-policy; make sure it is noeviction');
+    return undefined;
+  }
 }

@@ -1,21 +1,27 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Router } from 'express';
 import type { ServiceName } from '@haven/contracts/routes';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, loadConfig, requireSettings, type Config } from './config';
 import { createFieldCipher, type FieldCipher } from './crypto';
 import { drizzleOf, openDatabase, pingDatabase, runMigrations, type DatabaseConnection, type Db } from './db';
 import { healthRouter } from './health';
-import { createServiceApp } from './http';
+import { createServiceApp, type ContractRoutes } from './http';
+import {
+  createInternalClients,
+  serviceUrlsFrom,
+  type InternalClients,
+  type ServiceUrls,
+} from './internal-client';
 import { createLogger, type Logger } from './logger';
-import { startOutboxRelay, type OutboxRelay } from './outbox';
+import { startOutboxRelay } from './outbox';
 import type { OutboxTable } from './outbox-table';
-import { QueueRegistry, startWorkers, type JobDefinition, type WorkerSet } from './queue';
-import { connectRedis, createRedis, type Redis } from './redis';
-import { createSessionStore, type SessionStore } from './sessions';
+import { assertJobRegistry, QueueRegistry, startWorkers, type JobDefinition, type WorkerSet } from './queue';
+import { startReconcilers, type ReconcilerDefinition, type Reconcilers } from './reconciler';
+import { checkEvictionPolicy, connectRedis, createRedis, type Redis } from './redis';
+import { createUnitOfWork, type UnitOfWork } from './unit-of-work';
 
-/** What a service's routes and jobs are built from; wired once, passed in, never imported globally. */
+/** What a service's domain is built from; wired once, passed in, never imported globally. */
 export interface ServiceDeps {
   config: Config;
   log: Logger;
@@ -23,32 +29,44 @@ export interface ServiceDeps {
   redis: Redis;
   queues: QueueRegistry;
   cipher: FieldCipher;
-  sessions: SessionStore;
-  /** Present when the service has an outbox: call `kick()` after committing an event. */
-  outbox?: OutboxRelay;
+  /** Writes data and its outbox events in one transaction, and publishes them after the commit. */
+  uow: UnitOfWork;
+  /** Typed clients for other services' internal routes, signed as this service. */
+  internal: InternalClients;
 }
 
-/** A service as the runner sees it: its name, migrations, outbox, routes and queue tasks. */
+/** What the composition root hands the runner: the routes to mount and the queue tasks to run. */
+export interface ServiceParts {
+  routes: ContractRoutes[];
+  jobs: JobDefinition[];
+  /** Queries that find work whose job was lost, and queue it again (run where workers run). */
+  reconcilers?: ReconcilerDefinition[];
+  /** Runs when the service stops, before its connections close. */
+  close?(): Promise<void>;
+}
+
+/** A service as the runner sees it: its name, migrations, outbox and composition root. */
 export interface ServiceDefinition {
   name: ServiceName;
   /** Absolute path of the drizzle-kit migrations folder. */
   migrationsFolder: string;
-  outboxTable?: OutboxTable;
+  outboxTable: OutboxTable;
+  /** Settings this service cannot run without, beyond those every service needs. */
+  requires?: ReadonlyArray<keyof Config>;
   /** JSON body limit of the service, e.g. '15mb' where audio is uploaded. */
   jsonLimit?: string;
-  /** Adds the service's routes; called once with the wired dependencies. */
-  routes(router: Router, deps: ServiceDeps): void;
-  /** Queue tasks this service's workers run. */
-  jobs(deps: ServiceDeps): JobDefinition[];
+  /** The composition root: builds the domain once from the dependencies, for routes and jobs alike. */
+  build(deps: ServiceDeps): ServiceParts;
 }
 
 export interface RunningService {
-  name: string;
+  name: ServiceName;
   url: string;
   port: number;
   deps: ServiceDeps;
   server: Server;
   workers?: WorkerSet;
+  reconcilers?: Reconcilers;
   /** Stops in order: stop accepting, finish jobs, stop the relay, close connections. */
   close(): Promise<void>;
 }
@@ -61,60 +79,71 @@ export interface StartOptions {
   database?: DatabaseConnection;
   log?: Logger;
   runWorkers?: boolean;
-}
-
-/** Builds the Express app of a service from its definition and dependencies (tests use this). */
-export function buildServiceApp(def: ServiceDefinition, deps: ServiceDeps) {
-  return createServiceApp({
-    name: def.name,
-    log: deps.log,
-    internalSecret: deps.config.INTERNAL_SECRET,
-    jsonLimit: def.jsonLimit,
-    health: healthRouter(def.name, {
-      database: () => pingDatabase(deps.db),
-      redis: () => deps.redis.ping(),
-    }),
-    routes: (router) => def.routes(router, deps),
-  });
+  /** Where the other services are; defaults to the *_URL settings. */
+  serviceUrls?: ServiceUrls;
 }
 
 /**
- * Starts a service: database (migrated), Redis, queues, outbox relay, workers and the HTTP server.
- * Resolves once it is listening.
+ * Starts a service: settings checked, database migrated, Redis, queues, outbox relay, the domain
+ * built once, its workers and the HTTP server. Resolves once it is listening.
  */
 export async function startService(def: ServiceDefinition, options: StartOptions): Promise<RunningService> {
   const { config } = options;
+  requireSettings(config, def.requires ?? []);
   const log = options.log ?? createLogger({ name: def.name, level: config.LOG_LEVEL });
   const ownsDatabase = !options.database;
   const conn =
-    options.database ?? (await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+    options.database ?? (await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, log }));
   await runMigrations(conn, def.name, def.migrationsFolder);
   const db = drizzleOf(conn);
 
   const redis = createRedis(config.REDIS_URL);
   await connectRedis(redis, config.REDIS_URL);
-  const connection = { redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX };
+  await checkEvictionPolicy(redis, log);
+  const connection = {
+    redisUrl: config.REDIS_URL,
+    prefix: config.REDIS_PREFIX,
+    backoffMs: config.JOB_BACKOFF_MS,
+    lockMs: config.JOB_LOCK_MS,
+  };
   const queues = new QueueRegistry(connection);
-  const outbox = def.outboxTable ? startOutboxRelay({ db, table: def.outboxTable, queues, log }) : undefined;
+  const relay = startOutboxRelay({ db, table: def.outboxTable, queues, log });
+  const urls = options.serviceUrls ?? (() => serviceUrlsFrom(config));
   const deps: ServiceDeps = {
     config,
     log,
     db,
     redis,
     queues,
-    outbox,
     cipher: createFieldCipher(
       config.DATA_ENCRYPTION_KEY,
       config.DATA_ENCRYPTION_OLD_KEYS?.split(',').filter(Boolean),
     ),
-    sessions: createSessionStore(redis, { prefix: config.REDIS_PREFIX, jwtSecret: config.JWT_SECRET }),
+    uow: createUnitOfWork({ db, table: def.outboxTable, relay }),
+    internal: createInternalClients({ secret: config.INTERNAL_SECRET, caller: def.name, urls }),
   };
 
+  const parts = def.build(deps);
+  assertJobRegistry(def.name, parts.jobs);
   const runWorkers = options.runWorkers ?? config.RUN_WORKERS;
-  const jobs = def.jobs(deps);
-  const workers = runWorkers && jobs.length > 0 ? startWorkers(jobs, connection, log) : undefined;
+  const workers = runWorkers && parts.jobs.length > 0 ? startWorkers(parts.jobs, connection, log) : undefined;
+  const reconcilers =
+    runWorkers && parts.reconcilers?.length
+      ? startReconcilers(parts.reconcilers, { queues, redis, prefix: config.REDIS_PREFIX, log })
+      : undefined;
 
-  const app = buildServiceApp(def, deps);
+  const app = createServiceApp({
+    name: def.name,
+    log,
+    internalSecret: config.INTERNAL_SECRET,
+    jsonLimit: def.jsonLimit,
+    checkAnswers: config.NODE_ENV !== 'production',
+    health: healthRouter(def.name, {
+      database: () => pingDatabase(db),
+      redis: () => redis.ping(),
+    }),
+    routes: parts.routes,
+  });
   const server = app.listen(options.port ?? config.PORT ?? 0, options.host ?? '127.0.0.1');
   server.keepAliveTimeout = 65_000;
   await once(server, 'listening');
@@ -129,14 +158,17 @@ export async function startService(def: ServiceDefinition, options: StartOptions
     deps,
     server,
     workers,
+    reconcilers,
     close() {
       closing ??= (async () => {
+        reconcilers?.stop();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
         });
         await workers?.close();
-        await outbox?.stop();
+        await parts.close?.();
+        await relay.stop();
         await queues.close();
         redis.disconnect();
         if (ownsDatabase) await conn.close();
@@ -166,26 +198,51 @@ export function onShutdown(close: () => Promise<void>, log: Logger): void {
 }
 
 /**
- * The body of a service's own `main.ts` (distributed mode): load and check the configuration, start,
- * and stop cleanly on a signal. A configuration error names the variable and exits with status 1.
+ * Last-resort handlers for an entry point: a promise rejected with nobody listening is logged (the
+ * request or job that lost it has already answered or will retry); an uncaught exception leaves the
+ * process in an unknown state, so it is logged and the process exits 1 for its supervisor
+ * (compose's `restart: unless-stopped`) to start a fresh one.
  */
-export async function runMain(def: ServiceDefinition): Promise<void> {
-  let config: Config;
+export function installProcessGuards(log: Logger): void {
+  process.on('unhandledRejection', (reason) => {
+    log.error({ err: reason }, 'unhandled promise rejection');
+  });
+  process.on('uncaughtException', (err) => {
+    log.fatal({ err }, 'uncaught exception; exiting');
+    process.exitCode = 1;
+    // Let the log line reach its destination before leaving.
+    setImmediate(() => process.exit(1));
+  });
+}
+
+/** Loads the configuration or exits 1 with every bad variable named, prefixed by the process name. */
+export function loadConfigOrExit(processName: string, required: ReadonlyArray<keyof Config> = []): Config {
   try {
-    config = loadConfig();
+    const config = loadConfig();
+    requireSettings(config, required);
+    return config;
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(`${def.name}: ${err.message}\n`);
+      process.stderr.write(`${processName}: ${err.message}\n`);
       process.exit(1);
     }
     throw err;
   }
+}
+
+/**
+ * The body of a service's own `main.ts` (distributed mode): load and check the configuration, start,
+ * and stop cleanly on a signal. A configuration error names the variable and exits with status 1.
+ */
+export async function runMain(def: ServiceDefinition): Promise<void> {
+  const config = loadConfigOrExit(def.name, def.requires);
   const log = createLogger({ name: def.name, level: config.LOG_LEVEL });
+  installProcessGuards(log);
   try {
     const running = await startService(def, { config, log, port: config.PORT ?? 3000, host: config.HOST });
     onShutdown(() => running.close(), log);
   } catch (err) {
-    log.fatal({ err: (err as Error).message }, 'start-up failed');
+    log.fatal({ err }, 'start-up failed');
     process.exit(1);
   }
 }

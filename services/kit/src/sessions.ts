@@ -4,13 +4,21 @@ import { ExpiringCache } from './cache';
 import type { Redis } from './redis';
 import { SESSION_COOKIE } from '@haven/contracts/routes';
 
-/** The session cookie's value in a Cookie header, if there is one. */
+/**
+ * The session cookie's value in a Cookie header, if there is one. A value that is not valid
+ * %-encoding is no session at all (a client's garbage must never become a 500).
+ */
 export function sessionTokenFrom(cookieHeader: string | undefined): string | undefined {
   if (!cookieHeader) return undefined;
   for (const part of cookieHeader.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE)
-      return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
   }
   return undefined;
 }

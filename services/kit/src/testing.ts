@@ -10,7 +10,10 @@ import { signInternalToken } from './internal-auth';
 import { createLogger, type Logger } from './logger';
 import { freePort } from './net';
 import { startService, type RunningService, type ServiceDefinition } from './service';
-import { INTERNAL_TOKEN_HEADER } from '@haven/contracts/routes';
+import type { Caller } from '@haven/contracts/contract';
+import { INTERNAL_TOKEN_HEADER, SESSION_COOKIE, type ServiceName } from '@haven/contracts/routes';
+import { connectRedis, createRedis } from './redis';
+import { createSessionStore } from './sessions';
 
 /** A complete test configuration: fresh secrets, a private Redis key prefix, silent logs. */
 export function testConfig(overrides: Record<string, string | undefined> = {}): Config {
@@ -78,7 +81,14 @@ export async function startTestService(
   def: ServiceDefinition,
   overrides: Record<string, string | undefined> = {},
   options: { log?: Logger } = {},
-): Promise<RunningService & { config: Config; stop(): Promise<void> }> {
+): Promise<
+  RunningService & {
+    config: Config;
+    /** Internal headers for a call to this service on behalf of `userId`. */
+    headers(userId: number | null, caller?: Caller): Record<string, string>;
+    stop(): Promise<void>;
+  }
+> {
   const config = testConfig(overrides);
   const database = await createTestDatabase();
   const running = await startService(def, {
@@ -90,6 +100,7 @@ export async function startTestService(
   return {
     ...running,
     config,
+    headers: (userId, caller) => internalHeaders(config, userId, def.name, caller),
     async stop() {
       await running.close();
       await database.drop();
@@ -97,11 +108,30 @@ export async function startTestService(
   };
 }
 
-/** Headers a trusted hop would send for `userId`. */
-export function internalHeaders(config: Config, userId: number | null): Record<string, string> {
+/** Headers a trusted hop (the gateway unless `caller` says which service) sends `audience` for `userId`. */
+export function internalHeaders(
+  config: Config,
+  userId: number | null,
+  audience: ServiceName,
+  caller: Caller = 'gateway',
+): Record<string, string> {
   return {
-    [INTERNAL_TOKEN_HEADER]: signInternalToken(config.INTERNAL_SECRET, { userId }),
+    [INTERNAL_TOKEN_HEADER]: signInternalToken(config.INTERNAL_SECRET, { userId, audience, caller }),
   };
+}
+
+/** Polls `check` until it is true (or resolves true), failing after `ms`. */
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  ms = 15_000,
+  what = 'condition',
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`${what} not reached within ${ms} ms`);
 }
 
 export { freePort } from './net';
@@ -152,4 +182,86 @@ export async function startPrivateRedis(): Promise<{
   };
   await start();
   return { url, start, stop };
+}
+
+/** A signed-in user's Cookie header, as the auth service would have set it (tests and benchmarks). */
+export async function sessionCookie(config: Config, userId: number): Promise<string> {
+  const redis = createRedis(config.REDIS_URL);
+  try {
+    await connectRedis(redis, config.REDIS_URL);
+    const store = createSessionStore(redis, { prefix: config.REDIS_PREFIX, jwtSecret: config.JWT_SECRET! });
+    const { token } = await store.create(userId);
+    return `${SESSION_COOKIE}=${token}`;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/**
+ * Several services sharing one configuration (so their internal tokens verify across them) and one
+ * test database (each in its own schema), finding each other by name: what a service that reads
+ * another's internal API needs in a test.
+ */
+export async function startTestServices(
+  defs: ServiceDefinition[],
+  overrides: Record<string, string | undefined> = {},
+  options: { log?: Logger } = {},
+) {
+  const config = testConfig(overrides);
+  const database = await createTestDatabase();
+  const urls = {} as Record<ServiceName, string>;
+  const running: RunningService[] = [];
+  try {
+    for (const def of defs) {
+      const service = await startService(def, {
+        config,
+        database: database.connection,
+        port: 0,
+        log: options.log ?? createLogger({ name: def.name, level: 'silent' }),
+        serviceUrls: () => urls,
+      });
+      urls[def.name] = service.url;
+      running.push(service);
+    }
+  } catch (err) {
+    for (const s of running.reverse()) await s.close();
+    await database.drop();
+    throw err;
+  }
+  const byName = (name: ServiceName) => {
+    const service = running.find((s) => s.name === name);
+    if (!service) throw new Error(`${name} is not running in this test`);
+    return service;
+  };
+  return {
+    config,
+    /** The shared database connection (to start another instance of a service on it). */
+    database: database.connection,
+    /** Its URL when it is a PostgreSQL server (another process can reach it), undefined for PGlite. */
+    databaseUrl: database.url,
+    /** Where each service listens (to start another instance that finds the others). */
+    urls: () => urls,
+    services: running,
+    get: byName,
+    /** Internal headers for a call to `target` on behalf of `userId` (from the gateway by default). */
+    headers: (target: ServiceName, userId: number | null, caller: Caller = 'gateway') =>
+      internalHeaders(config, userId, target, caller),
+    /** Calls a service's public route as the gateway would for `userId`; the JSON answer, parsed. */
+    async call(target: ServiceName, userId: number, method: string, path: string, body?: unknown) {
+      const res = await fetch(byName(target).url + path, {
+        method,
+        headers: {
+          ...internalHeaders(config, userId, target),
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+    },
+    async stop() {
+      for (const s of [...running].reverse()) await s.close();
+      await database.drop();
+    },
+  };
 }

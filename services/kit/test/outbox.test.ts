@@ -8,19 +8,11 @@ import { createLogger } from '../src/logger';
 import { newEventId, startOutboxRelay, writeOutbox } from '../src/outbox';
 import { QueueRegistry } from '../src/queue';
 import { redisOptionsFrom } from '../src/redis';
-import { createTestDatabase, startPrivateRedis } from '../src/testing';
+import { createTestDatabase, startPrivateRedis, until } from '../src/testing';
+import { createUnitOfWork } from '../src/unit-of-work';
 import { notes, outbox } from './schema';
 
 const log = createLogger({ name: 'outbox-test', level: 'silent' });
-
-async function until(check: () => boolean | Promise<boolean>, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('condition not reached in time');
-}
 
 describe('transactional outbox', () => {
   let redis: Awaited<ReturnType<typeof startPrivateRedis>>;
@@ -49,6 +41,7 @@ describe('transactional outbox', () => {
           thoughtId: 1,
           localDate: '2025-01-05',
           change: 'created',
+          changedAt: '2025-01-05T10:00:00.000Z',
         });
         throw new Error('boom');
       }),
@@ -76,6 +69,7 @@ describe('transactional outbox', () => {
       thoughtId: 42,
       localDate: '2025-01-05',
       change: 'created' as const,
+      changedAt: '2025-01-05T10:00:00.000Z',
     };
     await db.transaction(async (tx) => {
       await tx.insert(notes).values({ body: 'kept' });
@@ -116,5 +110,49 @@ describe('transactional outbox', () => {
 
     await worker.close();
     await queues.close();
+  });
+});
+
+describe('unit of work', () => {
+  it('commits the data with its events and wakes the relay once, after the commit; a failure leaves neither', async () => {
+    const database = await createTestDatabase();
+    try {
+      await runMigrations(database.connection, 'kit_test', path.join(import.meta.dirname, 'drizzle'));
+      const db = drizzleOf(database.connection);
+      const kicks: number[] = [];
+      const uow = createUnitOfWork({
+        db,
+        table: outbox,
+        relay: { kick: async () => void kicks.push((await db.select().from(outbox)).length) } as never,
+      });
+      const event = {
+        eventId: newEventId(),
+        userId: 1,
+        thoughtId: 1,
+        localDate: '2025-01-05',
+        change: 'created',
+        changedAt: '2025-01-05T10:00:00.000Z',
+      } as const;
+      await expect(
+        uow.run(async (tx, emit) => {
+          await tx.insert(notes).values({ body: 'lost' });
+          await emit('thought.changed', event);
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      expect(kicks).toEqual([]);
+      await uow.run(async (tx, emit) => {
+        await tx.insert(notes).values({ body: 'kept' });
+        await emit('thought.changed', event);
+      });
+      await until(() => kicks.length === 1);
+      expect(kicks).toEqual([1]);
+      expect(await db.select().from(notes)).toHaveLength(1);
+      // Nothing emitted, nothing to wake the relay for.
+      await uow.run(async (tx) => void (await tx.insert(notes).values({ body: 'quiet' })));
+      expect(kicks).toHaveLength(1);
+    } finally {
+      await database.drop();
+    }
   });
 });

@@ -3,18 +3,10 @@ import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { currentContext, runWithContext } from '../src/context';
 import { createLogger } from '../src/logger';
-import { defineJob, QueueRegistry, startWorkers, type WorkerSet } from '../src/queue';
+import { assertJobRegistry, defineJob, QueueRegistry, startWorkers, type WorkerSet } from '../src/queue';
+import { until } from '../src/testing';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function until(check: () => boolean, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('condition not reached in time');
-}
 
 describe('queues and workers', () => {
   const connection = { redisUrl, prefix: `t${randomBytes(4).toString('hex')}` };
@@ -75,13 +67,13 @@ describe('queues and workers', () => {
       startWorkers(
         [
           defineJob({
-            queue: 'assistant.reply',
+            queue: 'mail.send',
             async handle() {
               attempts++;
               throw new Error(`attempt ${attempts} failed`);
             },
             async onFailed(payload, error) {
-              failed.push(`${payload.messageId}: ${error.message}`);
+              failed.push(`${payload.mailId}: ${error.message}`);
             },
           }),
         ],
@@ -90,14 +82,14 @@ describe('queues and workers', () => {
       ),
     );
     await queues.add(
-      'assistant.reply',
-      { userId: 1, conversationId: 2, messageId: 3 },
+      'mail.send',
+      { mailId: 'm3' },
       {},
       { attempts: 3, backoff: { type: 'fixed', delay: 50 } },
     );
     await until(() => failed.length === 1);
     expect(attempts).toBe(3);
-    expect(failed).toEqual(['3: attempt 3 failed']);
+    expect(failed).toEqual(['m3: attempt 3 failed']);
     expect(lines.filter((l) => l.msg === 'job attempt failed')).toHaveLength(2);
     expect(lines.filter((l) => l.msg === 'job failed permanently')).toHaveLength(1);
   });
@@ -105,13 +97,36 @@ describe('queues and workers', () => {
   it('does not retry a payload that does not match its schema', async () => {
     let handled = 0;
     running.push(
-      startWorkers([defineJob({ queue: 'mail.sync', handle: async () => void handled++ })], connection, log),
+      startWorkers(
+        [defineJob({ queue: 'thought.changed', handle: async () => void handled++ })],
+        connection,
+        log,
+      ),
     );
     await queues
-      .get('mail.sync')
-      .add('mail.sync', { payload: { userId: 'not-a-number' }, meta: {} }, { jobId: 'bad-1', attempts: 5 });
-    await until(() => lines.some((l) => l.msg === 'job failed permanently' && l.queue === 'mail.sync'));
+      .get('thought.changed')
+      .add(
+        'thought.changed',
+        { payload: { userId: 'not-a-number' }, meta: {} },
+        { jobId: 'bad-1', attempts: 5 },
+      );
+    await until(() => lines.some((l) => l.msg === 'job failed permanently' && l.queue === 'thought.changed'));
     expect(handled).toBe(0);
-    expect(lines.find((l) => l.queue === 'mail.sync')).toMatchObject({ attemptsMade: 1 });
+    expect(lines.find((l) => l.queue === 'thought.changed')).toMatchObject({ attemptsMade: 1 });
+  });
+
+  it('refuses a service whose handlers do not match the queues it consumes', () => {
+    const handler = (queue: 'mail.send' | 'thought.changed' | 'thought.transcribe') =>
+      defineJob({ queue, handle: async () => undefined });
+    expect(() => assertJobRegistry('auth', [handler('mail.send')])).not.toThrow();
+    expect(() => assertJobRegistry('auth', [])).toThrow(
+      'The auth service cannot start: queue mail.send has no handler',
+    );
+    expect(() => assertJobRegistry('auth', [handler('mail.send'), handler('mail.send')])).toThrow(
+      'queue mail.send has 2 handlers',
+    );
+    expect(() =>
+      assertJobRegistry('thoughts', [handler('thought.transcribe'), handler('thought.changed')]),
+    ).toThrow('queue thought.changed is consumed by insights');
   });
 });
