@@ -1,3 +1,4 @@
+import { SESSION_COOKIE } from '@haven/contracts/routes';
 import { startTestService } from '@haven/kit/testing';
 import { startTestGateway } from '@haven/gateway/testing';
 import { startSmtpCatcher } from '../../../test/doubles/smtp-catcher';
@@ -24,7 +25,7 @@ export async function startAuthStack() {
         },
         body: raw ?? (body !== undefined ? JSON.stringify(body) : undefined),
       });
-      const set = res.headers.getSetCookie().find((c) => c.startsWith('haven_session='));
+      const set = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`));
       if (set) cookie = set.split(';')[0]!.endsWith('=') ? '' : set.split(';')[0]!;
       const text = await res.text();
       const json = res.headers.get('content-type')?.includes('application/json') && text;

@@ -2,21 +2,42 @@ import { createLlm } from '@haven/kit/llm';
 import { repoPath } from '@haven/kit/paths';
 import type { ServiceDefinition } from '@haven/kit/service';
 import { outbox } from './db/schema';
+import { sealStoredTags } from './domain/tag-migration';
+import { createTagSealer } from './domain/tags';
+import { createThoughts } from './domain/thoughts';
 import { transcribeJob } from './jobs/transcribe.job';
-import { thoughtsRoutes } from './routes/thoughts.routes';
+import { internalRoutes, thoughtsRoutes } from './routes/thoughts.routes';
 
-/** The thoughts service: its migrations, outbox, routes and queue tasks. */
+/** The thoughts service's composition root: the domain built once, for its routes and jobs alike. */
 export const thoughtsService: ServiceDefinition = {
   name: 'thoughts',
   migrationsFolder: repoPath('services', 'thoughts', 'drizzle'),
   outboxTable: outbox,
   // A voice thought may carry up to 10 MB of audio, sent as base64.
   jsonLimit: '15mb',
-  routes(router, deps) {
-    thoughtsRoutes(router, deps, createLlm(deps.config));
-  },
-  jobs(deps) {
-    const llm = createLlm(deps.config);
-    return llm ? [transcribeJob(deps, llm)] : [];
+  build(deps) {
+    const tags = createTagSealer(deps.cipher, deps.config.DATA_ENCRYPTION_KEY);
+    const thoughts = createThoughts({
+      db: deps.db,
+      uow: deps.uow,
+      cipher: deps.cipher,
+      tags,
+      llm: createLlm(deps.config),
+      log: deps.log,
+    });
+    // Plaintext tags from before they were encrypted, and tags indexed under a rotated-out key, are
+    // sealed in the background from the start; until a row is sealed it reads as it is stored.
+    const stopSealing = new AbortController();
+    const sealing = sealStoredTags({ ...deps, tags, signal: stopSealing.signal }).catch((err: unknown) =>
+      deps.log.error({ err }, 'sealing stored tags failed; the next start tries again'),
+    );
+    return {
+      routes: [thoughtsRoutes(thoughts), internalRoutes(thoughts)],
+      jobs: [transcribeJob(thoughts)],
+      async close() {
+        stopSealing.abort();
+        await sealing;
+      },
+    };
   },
 };

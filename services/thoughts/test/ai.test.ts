@@ -7,7 +7,10 @@ import { thoughtsService } from '../src/service';
 describe('thoughts with an OpenAI-compatible server', () => {
   let llm: Awaited<ReturnType<typeof startOpenAiDouble>>;
   let svc: Awaited<ReturnType<typeof startTestService>>;
-  const headers = () => ({ ...internalHeaders(svc.config, 7), 'content-type': 'application/json' });
+  const headers = () => ({
+    ...internalHeaders(svc.config, 7, 'thoughts'),
+    'content-type': 'application/json',
+  });
   const post = async (path: string, body: unknown) => {
     const res = await fetch(svc.url + path, {
       method: 'POST',

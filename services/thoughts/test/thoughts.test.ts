@@ -20,7 +20,7 @@ function as(userId = nextUser++) {
     const res = await fetch(svc.url + path, {
       method,
       headers: {
-        ...internalHeaders(svc.config, userId),
+        ...internalHeaders(svc.config, userId, 'thoughts'),
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
       },
       body: body !== undefined ? (typeof body === 'string' ? body : JSON.stringify(body)) : undefined,
@@ -236,5 +236,95 @@ describe('thoughts', () => {
     for (const [text, type] of cases)
       expect((await me.post('/api/analyze-content', { text })).body).toEqual({ type });
     expect((await me.post('/api/analyze-content', { text: '' })).status).toBe(400);
+  });
+});
+
+describe('internal reads', () => {
+  const read = (headers: Record<string, string>) =>
+    fetch(`${svc.url}/internal/thoughts/range?start=2025-01-01&end=2025-01-31`, { headers });
+
+  it('answer the services the contract lists, for the user their token names', async () => {
+    const me = as();
+    const mine = await me.create({ content: 'for the insights worker' });
+    await as().create({ content: 'someone else' });
+    for (const caller of ['insights', 'assistant'] as const) {
+      const res = await read(internalHeaders(svc.config, me.userId, 'thoughts', caller));
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as Thought[]).map((t) => t.id)).toEqual([mine.id]);
+    }
+  });
+
+  it('refuse the gateway and unlisted services with 403, and a token addressed elsewhere with 401', async () => {
+    const userId = nextUser++;
+    for (const caller of ['gateway', 'integrations', 'auth'] as const) {
+      const res = await read(internalHeaders(svc.config, userId, 'thoughts', caller));
+      expect(res.status).toBe(403);
+      expect(await res.json()).toMatchObject({ code: 'forbidden' });
+    }
+    const elsewhere = await read(internalHeaders(svc.config, userId, 'insights', 'assistant'));
+    expect(elsewhere.status).toBe(401);
+    expect(await elsewhere.json()).toMatchObject({ code: 'internal_token_invalid' });
+  });
+
+  it('refuse a service calling a public route on a user’s behalf: only the gateway may', async () => {
+    const res = await fetch(`${svc.url}/api/thoughts/all`, {
+      headers: internalHeaders(svc.config, nextUser++, 'thoughts', 'insights'),
+    });
+    expect(res.status).toBe(403);
+  });
+});
+
+describe('hostile paths', () => {
+  it('answers broken %-encoding in a path parameter with a JSON 400, never a 500', async () => {
+    const me = as();
+    for (const path of ['/api/thoughts/%ff', '/api/thoughts/%E0%A4%A', '/api/thoughts/%']) {
+      const res = await me.patch(path, { content: 'x' });
+      expect(res.status, path).toBe(400);
+      expect(res.body).toMatchObject({ code: 'bad_request' });
+    }
+  });
+});
+
+describe('hostile text', () => {
+  it('refuses a NUL in content or tags, on create and edit, with 400 and nothing written', async () => {
+    const me = as();
+    const before = await countRows();
+    for (const body of [
+      { content: 'a\u0000b', category: 'personal', isVoice: false },
+      { content: 'fine', category: 'personal', isVoice: false, tags: ['ok', 'bad\u0000tag'] },
+    ]) {
+      const res = await me.post('/api/thoughts', body);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(/NUL/);
+    }
+    expect(await countRows()).toBe(before);
+    const kept = await me.create({ content: 'kept as it was' });
+    expect((await me.patch(`/api/thoughts/${kept.id}`, { tags: ['\u0000'] })).status).toBe(400);
+    expect((await me.patch(`/api/thoughts/${kept.id}`, { content: 'x\u0000' })).status).toBe(400);
+    expect((await me.get(`/api/thoughts/ids?ids=${kept.id}`)).body[0]).toMatchObject({
+      content: 'kept as it was',
+      tags: [],
+    });
+  });
+
+  it('refuses a client date whose local day falls outside the years 1 to 9999', async () => {
+    const me = as();
+    for (const [clientDate, timezoneOffset] of [
+      ['0000-01-01T00:00:00Z', 0],
+      ['9999-12-31T23:59:59Z', -840],
+    ] as const) {
+      const res = await me.post('/api/thoughts', { content: 'x', clientDate, timezoneOffset });
+      expect(res.status, clientDate).toBe(400);
+      expect(res.body.issues[0].path).toEqual(['clientDate']);
+    }
+    expect(
+      (
+        await me.post('/api/thoughts', {
+          content: 'x',
+          clientDate: '9999-12-31T10:00:00Z',
+          timezoneOffset: 0,
+        })
+      ).status,
+    ).toBe(201);
   });
 });

@@ -2,17 +2,21 @@ import type { User } from '@haven/contracts/auth';
 import type { Config } from '@haven/kit/config';
 import type { FieldCipher } from '@haven/kit/crypto';
 import type { Db } from '@haven/kit/db';
+import type { Logger } from '@haven/kit/logger';
 import type { SessionStore } from '@haven/kit/sessions';
+import type { UnitOfWork } from '@haven/kit/unit-of-work';
 import type { UserRow } from '../db/users.repository';
 
-/** What the account flows need; built once from the service's dependencies. */
+/** What the account flows need; built once by the service's composition root. */
 export interface AuthContext {
   db: Db;
+  uow: UnitOfWork;
   config: Config;
   cipher: FieldCipher;
   sessions: SessionStore;
-  /** Publish queued mail now rather than at the relay's next tick. */
-  kickOutbox(): void;
+  /** HMAC key of verification codes, derived from JWT_SECRET for this purpose only. */
+  codeKey: Buffer;
+  log: Logger;
 }
 
 /** How long an e-mailed code or link stays valid. */

@@ -19,7 +19,7 @@ export async function forgotPassword(ctx: AuthContext, email: string): Promise<{
   if (user) {
     const { token, tokenHash } = newLinkToken();
     const link = `${appUrl(ctx.config)}/reset-password?token=${encodeURIComponent(token)}`;
-    await ctx.db.transaction(async (tx) => {
+    await ctx.uow.run(async (tx, emit) => {
       await insertReset(tx, {
         userId: user.id,
         tokenHash,
@@ -27,12 +27,12 @@ export async function forgotPassword(ctx: AuthContext, email: string): Promise<{
       });
       await queueMail(
         tx,
+        emit,
         ctx.cipher,
         'password-reset',
         resetMail(user.email, user.name ?? user.username, link, RESET_TTL_MINUTES),
       );
     });
-    ctx.kickOutbox();
   }
   return { message: RESET_MESSAGES.neutral };
 }
@@ -50,7 +50,7 @@ export async function resetPassword(
   if (!reset || reset.usedAt) throw badRequest(RESET_MESSAGES.invalid);
   if (reset.expiresAt.getTime() < Date.now()) throw badRequest(RESET_MESSAGES.expired);
   const passwordHash = await hashPassword(password);
-  await ctx.db.transaction(async (tx) => {
+  await ctx.uow.run(async (tx) => {
     if (!(await consumeReset(tx, reset.id))) throw badRequest(RESET_MESSAGES.invalid);
     await setPasswordHash(tx, reset.userId, passwordHash);
     await invalidateResets(tx, reset.userId);

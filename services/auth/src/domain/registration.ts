@@ -1,6 +1,7 @@
 import type { RequestVerificationBody, User } from '@haven/contracts/auth';
 import type { Tx } from '@haven/kit/db';
-import { badRequest, conflict } from '@haven/kit/errors';
+import { AppError, badRequest, conflict } from '@haven/kit/errors';
+import type { Emit } from '@haven/kit/unit-of-work';
 import {
   countWrongCode,
   deletePending,
@@ -31,10 +32,11 @@ export const MESSAGES = {
 
 const expiry = () => new Date(Date.now() + CODE_TTL_MINUTES * 60_000);
 
-/** Mails a fresh code and link for `pending`, inside the caller's transaction. */
+/** Mails a fresh code and link for `pending`, inside the caller's unit of work. */
 async function mailCode(
   ctx: AuthContext,
   tx: Tx,
+  emit: Emit,
   pending: { email: string; name: string | null; username: string },
   code: string,
   token: string,
@@ -42,6 +44,7 @@ async function mailCode(
   const link = `${appUrl(ctx.config)}/api/verify-email?token=${encodeURIComponent(token)}`;
   await queueMail(
     tx,
+    emit,
     ctx.cipher,
     'verification',
     verificationMail(pending.email, pending.name ?? pending.username, code, link, CODE_TTL_MINUTES),
@@ -63,26 +66,25 @@ export async function requestVerification(
   const passwordHash = await hashPassword(input.password);
   const code = newVerificationCode();
   const link = newLinkToken();
-  await ctx.db.transaction(async (tx) => {
+  await ctx.uow.run(async (tx, emit) => {
     if (await usernameHeldByOther(tx, username, email)) throw conflict(MESSAGES.usernameTaken);
     await upsertPending(tx, {
       email,
       username,
       name: input.name ?? null,
       passwordHash,
-      codeHash: hashCode(ctx.config.JWT_SECRET, email, code),
+      codeHash: hashCode(ctx.codeKey, email, code),
       linkTokenHash: link.tokenHash,
       expiresAt: expiry(),
     });
-    await mailCode(ctx, tx, { email, username, name: input.name ?? null }, code, link.token);
+    await mailCode(ctx, tx, emit, { email, username, name: input.name ?? null }, code, link.token);
   });
-  ctx.kickOutbox();
   return { message: MESSAGES.codeSent };
 }
 
 /** Turns a pending registration into an account; a race with another account is a 409. */
 async function createAccount(ctx: AuthContext, pending: PendingRow): Promise<User> {
-  return ctx.db.transaction(async (tx) => {
+  return ctx.uow.run(async (tx) => {
     const taken = await findAccountConflicts(tx, pending.email, pending.username);
     if (taken.email) throw conflict(MESSAGES.emailTaken);
     if (taken.username) throw conflict(MESSAGES.usernameTaken);
@@ -105,7 +107,7 @@ export async function verifyWithCode(ctx: AuthContext, email: string, code: stri
   const pending = await findPendingByEmail(ctx.db, email);
   if (!pending) throw badRequest(MESSAGES.noPending);
   if (pending.attempts >= MAX_CODE_ATTEMPTS) throw badRequest(MESSAGES.locked);
-  if (!sameHash(pending.codeHash, hashCode(ctx.config.JWT_SECRET, email, code))) {
+  if (!sameHash(pending.codeHash, hashCode(ctx.codeKey, email, code))) {
     await countWrongCode(ctx.db, pending.id);
     throw badRequest(MESSAGES.wrongCode);
   }
@@ -123,8 +125,11 @@ export async function verifyWithLink(ctx: AuthContext, token: string): Promise<L
   if (pending.expiresAt.getTime() < Date.now()) return { ok: false, reason: 'expired_token' };
   try {
     return { ok: true, user: await createAccount(ctx, pending) };
-  } catch {
-    return { ok: false, reason: 'update_failed' };
+  } catch (err) {
+    // An account that appeared for this e-mail or username since the link was sent: the link can
+    // no longer create one. Anything else (the database gone) is not the link's fault: it is thrown.
+    if (err instanceof AppError && err.status === 409) return { ok: false, reason: 'update_failed' };
+    throw err;
   }
 }
 
@@ -134,15 +139,14 @@ export async function resendVerification(ctx: AuthContext, email: string): Promi
   if (pending) {
     const code = newVerificationCode();
     const link = newLinkToken();
-    await ctx.db.transaction(async (tx) => {
+    await ctx.uow.run(async (tx, emit) => {
       await refreshPendingCode(tx, pending.id, {
-        codeHash: hashCode(ctx.config.JWT_SECRET, email, code),
+        codeHash: hashCode(ctx.codeKey, email, code),
         linkTokenHash: link.tokenHash,
         expiresAt: expiry(),
       });
-      await mailCode(ctx, tx, pending, code, link.token);
+      await mailCode(ctx, tx, emit, pending, code, link.token);
     });
-    ctx.kickOutbox();
   }
   return { message: MESSAGES.resent };
 }

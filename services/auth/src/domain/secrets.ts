@@ -33,8 +33,8 @@ export function newVerificationCode(): string {
  * Codes have only a million values, so they are hashed with a server secret (HMAC) and bound to the
  * e-mail: a stolen table does not yield codes by brute force.
  */
-export function hashCode(secret: string, email: string, code: string): string {
-  return createHmac('sha256', secret).update(`verification:${email}:${code}`).digest('hex');
+export function hashCode(key: Buffer, email: string, code: string): string {
+  return createHmac('sha256', key).update(`verification:${email}:${code}`).digest('hex');
 }
 
 export function sameHash(a: string, b: string): boolean {

@@ -1,19 +1,12 @@
-import type { Request, Router } from 'express';
+import type { Request } from 'express';
 import { authContract } from '@haven/contracts/auth';
 import { CLIENT_IP_HEADER } from '@haven/contracts/routes';
-import { mountContract, reply } from '@haven/kit/http';
-import { createRateLimiter, type RateRule } from '@haven/kit/rate-limit';
-import type { ServiceDeps } from '@haven/kit/service';
-import { appUrl, type AuthContext } from '../domain/context';
-import { forgotPassword, resetPassword } from '../domain/password-reset';
-import {
-  MESSAGES,
-  requestVerification,
-  resendVerification,
-  verifyWithCode,
-  verifyWithLink,
-} from '../domain/registration';
-import { checkCredentials, currentUser } from '../domain/sign-in';
+import type { Config } from '@haven/kit/config';
+import { implement, redirect, reply } from '@haven/kit/http';
+import type { RateLimiter, RateRule } from '@haven/kit/rate-limit';
+import type { Auth } from '../domain/auth';
+import { appUrl } from '../domain/context';
+import { MESSAGES } from '../domain/registration';
 import { signIn, signOut } from './cookies';
 
 const MINUTE = 60;
@@ -43,23 +36,14 @@ const limits = {
   reset: (ip: string): RateRule[] => [{ name: 'reset-ip', key: ip, limit: 20, windowSeconds: 15 * MINUTE }],
 };
 
-export function authRoutes(router: Router, deps: ServiceDeps): void {
-  const limiter = createRateLimiter(deps.redis, deps.config.REDIS_PREFIX);
-  const ctx: AuthContext = {
-    db: deps.db,
-    config: deps.config,
-    cipher: deps.cipher,
-    sessions: deps.sessions,
-    kickOutbox: () => deps.outbox?.kick(),
-  };
-  const { config, sessions } = deps;
-
-  mountContract(router, authContract, {
-    currentUser: ({ userId }) => currentUser(ctx, userId),
+export function authRoutes(auth: Auth, limiter: RateLimiter, config: Config) {
+  const { sessions } = auth;
+  return implement(authContract, {
+    currentUser: ({ userId }) => auth.currentUser(userId),
 
     login: async ({ body, req, res }) => {
       await limiter.enforce(...limits.login(ipOf(req), body.email));
-      const user = await checkCredentials(ctx, body.email, body.password);
+      const user = await auth.checkCredentials(body.email, body.password);
       await limiter.reset({ name: 'login-account', key: body.email });
       await signIn(res, config, sessions, user.id);
       return user;
@@ -67,18 +51,18 @@ export function authRoutes(router: Router, deps: ServiceDeps): void {
 
     register: async ({ body, req }) => {
       await limiter.enforce(...limits.register(ipOf(req)));
-      return requestVerification(ctx, body);
+      return auth.requestVerification(body);
     },
 
     requestVerification: async ({ body, req }) => {
       await limiter.enforce(...limits.register(ipOf(req)));
-      return requestVerification(ctx, body);
+      return auth.requestVerification(body);
     },
 
     verifyEmail: async ({ body, req, res }) => {
       if ('token' in body) {
         await limiter.enforce(...limits.verify(ipOf(req), 'link'));
-        const outcome = await verifyWithLink(ctx, body.token);
+        const outcome = await auth.verifyWithLink(body.token);
         if (!outcome.ok) {
           return reply(400, {
             message: 'Verification failed. Please try again or contact support.',
@@ -89,25 +73,24 @@ export function authRoutes(router: Router, deps: ServiceDeps): void {
         return { message: MESSAGES.verified, user: outcome.user };
       }
       await limiter.enforce(...limits.verify(ipOf(req), body.email));
-      const user = await verifyWithCode(ctx, body.email, body.code);
+      const user = await auth.verifyWithCode(body.email, body.code);
       await signIn(res, config, sessions, user.id);
       return { message: MESSAGES.verified, user };
     },
 
-    verifyEmailLink: async ({ query, req, res }) => {
+    verifyEmailLink: async ({ query, req }) => {
       const landing = `${appUrl(config)}/verify-email`;
-      if (!query.token) return res.redirect(302, `${landing}?error=true&reason=invalid_token`);
+      if (!query.token) return redirect(`${landing}?error=true&reason=invalid_token`);
       await limiter.enforce(...limits.verify(ipOf(req), 'link'));
-      const outcome = await verifyWithLink(ctx, query.token);
-      res.redirect(
-        302,
+      const outcome = await auth.verifyWithLink(query.token);
+      return redirect(
         outcome.ok ? `${landing}?success=true` : `${landing}?error=true&reason=${outcome.reason}`,
       );
     },
 
     resendVerification: async ({ body, req }) => {
       await limiter.enforce(...limits.resend(ipOf(req), body.email));
-      return resendVerification(ctx, body.email);
+      return auth.resendVerification(body.email);
     },
 
     logout: async ({ req, res }) => {
@@ -117,12 +100,12 @@ export function authRoutes(router: Router, deps: ServiceDeps): void {
 
     forgotPassword: async ({ body, req }) => {
       await limiter.enforce(...limits.forgot(ipOf(req), body.email));
-      return forgotPassword(ctx, body.email);
+      return auth.forgotPassword(body.email);
     },
 
     resetPassword: async ({ body, req }) => {
       await limiter.enforce(...limits.reset(ipOf(req)));
-      return resetPassword(ctx, body.token, body.password);
+      return auth.resetPassword(body.token, body.password);
     },
   });
 }

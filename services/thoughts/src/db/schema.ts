@@ -8,8 +8,8 @@ export const thoughtsSchema = pgSchema('thoughts');
 export const outbox = outboxTable(thoughtsSchema);
 
 /**
- * Thoughts. Content and audio are encrypted (bound to the owner), so text search happens after
- * decryption; tags stay readable for counting and filtering.
+ * Thoughts. Content, audio and tags are encrypted (bound to the owner), so text search happens after
+ * decryption; an exact tag is found through `tag_index`, a keyed blind index of the owner's tags.
  */
 export const thoughts = thoughtsSchema.table(
   'thoughts',
@@ -23,10 +23,21 @@ export const thoughts = thoughtsSchema.table(
     audioMime: text('audio_mime'),
     isVoice: boolean('is_voice').notNull().default(false),
     category: text('category').notNull().default('personal'),
-    tags: text('tags')
+    /** Encrypted JSON array of the tags as written, or null when there are none. */
+    tagsEnc: text('tags_enc'),
+    /**
+     * One HMAC per tag of `${userId}:${trimmed lower-case tag}` (see domain/tags.ts), keyed from the
+     * data key that encrypted `tags_enc`: `@>` finds a tag without decrypting a row.
+     */
+    tagIndex: text('tag_index')
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /**
+     * Plaintext tags written before tags were encrypted, null once the start-up migration has
+     * encrypted them (domain/tag-migration.ts). Never written with a value; a later migration drops it.
+     */
+    legacyTags: text('tags').array(),
     /** When it was recorded (the client's clock when given). */
     date: timestamp('date', { withTimezone: true }).notNull().defaultNow(),
     /** The user's own calendar day, computed from the client's time and offset on create. */
@@ -37,5 +48,6 @@ export const thoughts = thoughtsSchema.table(
   (t) => [
     index('thoughts_user_day_idx').on(t.userId, t.localDate),
     index('thoughts_user_date_idx').on(t.userId, t.date),
+    index('thoughts_tag_index_idx').using('gin', t.tagIndex),
   ],
 );

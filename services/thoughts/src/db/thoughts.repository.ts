@@ -1,4 +1,18 @@
-import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import {
+  and,
+  arrayContains,
+  asc,
+  desc,
+  eq,
+  gt,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lte,
+  or,
+  sql,
+} from 'drizzle-orm';
 import type { DbOrTx } from '@haven/kit/db';
 import { thoughts } from './schema';
 
@@ -9,7 +23,8 @@ export const listColumns = {
   contentEnc: thoughts.contentEnc,
   isVoice: thoughts.isVoice,
   category: thoughts.category,
-  tags: thoughts.tags,
+  tagsEnc: thoughts.tagsEnc,
+  legacyTags: thoughts.legacyTags,
   // Formatted by Postgres as the API's ISO string: parsing 10,000 timestamps into Date objects
   // only to print them again costs more than the rest of a large list.
   date: sql<string>`to_char(${thoughts.date} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
@@ -19,7 +34,7 @@ export const listColumns = {
 export type ThoughtRow = typeof thoughts.$inferSelect;
 export type ThoughtListRow = Omit<
   ThoughtRow,
-  'audioEnc' | 'audioMime' | 'createdAt' | 'updatedAt' | 'date'
+  'audioEnc' | 'audioMime' | 'createdAt' | 'updatedAt' | 'date' | 'tagIndex'
 > & {
   date: string;
   hasAudio: boolean;
@@ -76,7 +91,7 @@ export async function updateOwned(
   db: DbOrTx,
   userId: number,
   id: number,
-  changes: Partial<Pick<NewThought, 'contentEnc' | 'category' | 'tags'>>,
+  changes: Partial<Pick<NewThought, 'contentEnc' | 'category' | 'tagsEnc' | 'tagIndex' | 'legacyTags'>>,
 ): Promise<ThoughtRow | undefined> {
   const [row] = await db
     .update(thoughts)
@@ -92,4 +107,90 @@ export async function deleteOwned(db: DbOrTx, userId: number, id: number): Promi
     .where(and(eq(thoughts.userId, userId), eq(thoughts.id, id)))
     .returning();
   return row;
+}
+
+/** Ids of the user's thoughts whose blind tag index holds `token` (an exact, normalised tag). */
+export async function idsWithTagToken(db: DbOrTx, userId: number, token: string): Promise<number[]> {
+  const rows = await db
+    .select({ id: thoughts.id })
+    .from(thoughts)
+    .where(and(eq(thoughts.userId, userId), arrayContains(thoughts.tagIndex, [token])));
+  return rows.map((r) => r.id);
+}
+
+/** A row whose tags need sealing, with the values it was read with (see `resealTags`). */
+export type UnsealedTagsRow = Pick<ThoughtRow, 'id' | 'userId' | 'tagsEnc' | 'legacyTags'>;
+
+/**
+ * Rows after `afterId` whose tags are not encrypted under `currentKeyId`: plaintext left from before
+ * tags were encrypted, or values (and so index tokens) from a key since rotated out. Oldest first.
+ */
+export function tagsToSeal(
+  db: DbOrTx,
+  currentKeyId: string,
+  afterId: number,
+  limit: number,
+): Promise<UnsealedTagsRow[]> {
+  return db
+    .select({
+      id: thoughts.id,
+      userId: thoughts.userId,
+      tagsEnc: thoughts.tagsEnc,
+      legacyTags: thoughts.legacyTags,
+    })
+    .from(thoughts)
+    .where(
+      and(
+        gt(thoughts.id, afterId),
+        or(
+          isNotNull(thoughts.legacyTags),
+          // `enc1.<keyId>.<payload>`: the key id is the second part.
+          sql`split_part(${thoughts.tagsEnc}, '.', 2) <> ${currentKeyId}`,
+        ),
+      ),
+    )
+    .orderBy(asc(thoughts.id))
+    .limit(limit);
+}
+
+/**
+ * Writes a row's sealed tags, only if its tag columns still hold what `row` read: a user's edit in
+ * between wins, and two instances sealing at once write the same tags twice at worst.
+ */
+export async function resealTags(
+  db: DbOrTx,
+  row: UnsealedTagsRow,
+  sealed: Pick<NewThought, 'tagsEnc' | 'tagIndex' | 'legacyTags'>,
+): Promise<boolean> {
+  const updated = await db
+    .update(thoughts)
+    .set(sealed)
+    .where(
+      and(
+        eq(thoughts.id, row.id),
+        row.legacyTags === null ? isNull(thoughts.legacyTags) : eq(thoughts.legacyTags, row.legacyTags),
+        row.tagsEnc === null ? isNull(thoughts.tagsEnc) : eq(thoughts.tagsEnc, row.tagsEnc),
+      ),
+    )
+    .returning({ id: thoughts.id });
+  return updated.length > 0;
+}
+
+/** How many thoughts the user has in [start, end], and the latest moment one was written or edited. */
+export async function rangeStats(
+  db: DbOrTx,
+  userId: number,
+  start: string,
+  end: string,
+): Promise<{ count: number; lastChangedAt: string | null }> {
+  const [row] = await db
+    .select({
+      count: sql<number>`count(*)::int`,
+      lastChangedAt: sql<
+        string | null
+      >`to_char(max(${thoughts.updatedAt}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+    })
+    .from(thoughts)
+    .where(and(eq(thoughts.userId, userId), gte(thoughts.localDate, start), lte(thoughts.localDate, end)));
+  return { count: row?.count ?? 0, lastChangedAt: row?.lastChangedAt ?? null };
 }

@@ -1,16 +1,7 @@
 import { z } from 'zod';
+import { classifyByKeywords, type ContentType as EntryType } from '@haven/contracts/classify';
 import type { Logger } from '@haven/kit/logger';
 import type { Llm } from '@haven/kit/llm';
-
-export type EntryType = 'thought' | 'chat';
-
-const CHAT_PHRASES = ['hey haven', 'help me', 'can you'];
-
-/** The spec's keyword rule: a request to the assistant rather than a thought to keep. */
-export function classifyByKeywords(text: string): EntryType {
-  const lower = text.trim().toLowerCase();
-  return lower.startsWith('?') || CHAT_PHRASES.some((p) => lower.includes(p)) ? 'chat' : 'thought';
-}
 
 const Classification = z.object({ type: z.enum(['thought', 'chat']) });
 
@@ -29,7 +20,7 @@ export async function classifyEntry(text: string, llm: Llm | null, log: Logger):
     });
     return type;
   } catch (err) {
-    log.warn({ err: (err as Error).message }, 'classification failed; using the keyword rule');
+    log.warn({ err }, 'classification failed; using the keyword rule');
     return classifyByKeywords(text);
   }
 }

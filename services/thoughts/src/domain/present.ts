@@ -2,6 +2,7 @@ import type { Thought } from '@haven/contracts/thoughts';
 import type { StoredCategory } from '@haven/contracts/common';
 import type { FieldCipher } from '@haven/kit/crypto';
 import type { ThoughtListRow } from '../db/thoughts.repository';
+import type { TagSealer } from './tags';
 
 /** Voice entries keep this marker at the start of their stored content. */
 export const VOICE_MARKER = '🎤';
@@ -13,14 +14,14 @@ export const withoutVoiceMarker = (text: string) => text.replace(/^🎤\s*/u, ''
 export const contentContext = (userId: number) => `thoughts.content:${userId}`;
 export const audioContext = (userId: number) => `thoughts.audio:${userId}`;
 
-/** Presenter: exactly the fields that leave the service, content decrypted and unmarked. */
-export function presentThought(row: ThoughtListRow, cipher: FieldCipher): Thought {
+/** Presenter: exactly the fields that leave the service, content and tags decrypted, content unmarked. */
+export function presentThought(row: ThoughtListRow, cipher: FieldCipher, tags: TagSealer): Thought {
   return {
     id: row.id,
     content: withoutVoiceMarker(cipher.decrypt(row.contentEnc, contentContext(row.userId))),
     date: row.date,
     localDate: row.localDate,
-    tags: row.tags,
+    tags: tags.open(row),
     isVoice: row.isVoice,
     category: row.category as StoredCategory,
     hasAudio: row.hasAudio,

@@ -1,164 +1,206 @@
 import { audioDataParts } from '@haven/contracts/common';
 import type { CreateThoughtBody, RangeQuery, Thought, UpdateThoughtBody } from '@haven/contracts/thoughts';
 import type { FieldCipher } from '@haven/kit/crypto';
-import type { Db, Tx } from '@haven/kit/db';
+import type { Db } from '@haven/kit/db';
 import { notFound } from '@haven/kit/errors';
-import { newEventId, writeOutbox } from '@haven/kit/outbox';
+import type { Llm } from '@haven/kit/llm';
+import type { Logger } from '@haven/kit/logger';
+import { newEventId } from '@haven/kit/outbox';
+import { UnrecoverableError } from '@haven/kit/queue';
+import type { Emit, UnitOfWork } from '@haven/kit/unit-of-work';
 import {
   deleteOwned,
   findOwned,
+  idsWithTagToken,
   insertThought,
   listAll,
   listByDay,
   listByIds,
   listRange,
+  rangeStats,
   updateOwned,
+  type ThoughtListRow,
   type ThoughtRow,
 } from '../db/thoughts.repository';
-import { outbox } from '../db/schema';
+import { classifyEntry } from './classify';
 import { localDateOf } from './dates';
 import { audioContext, contentContext, presentThought, withoutVoiceMarker, withVoiceMarker } from './present';
+import type { TagSealer } from './tags';
 
-/** What the thought flows need, wired once from the service's dependencies. */
-export interface ThoughtsContext {
+/** What the thoughts domain is built from, once, by the composition root. */
+export interface ThoughtsDeps {
   db: Db;
+  uow: UnitOfWork;
   cipher: FieldCipher;
-  /** Whether a speech-to-text endpoint is configured for voice entries sent without text. */
-  canTranscribe: boolean;
-  /** Publish pending events now (after a commit). */
-  kickOutbox(): void;
+  /** Encrypts tags and keeps their blind index (built from the same data key as `cipher`). */
+  tags: TagSealer;
+  /** The configured model, or null: voice entries sent as audio only then keep their audio alone. */
+  llm: Llm | null;
+  log: Logger;
 }
 
 const THOUGHT_NOT_FOUND = 'Thought not found';
 
-const present = (ctx: ThoughtsContext, row: ThoughtRow) =>
-  presentThought({ ...row, date: row.date.toISOString(), hasAudio: row.audioEnc !== null }, ctx.cipher);
-
 /** Tells the insights service (and anyone listening) which day of whose thoughts changed. */
-export function thoughtChanged(tx: Tx, row: ThoughtRow, change: 'created' | 'updated' | 'deleted') {
-  return writeOutbox(tx, outbox, 'thought.changed', {
+function thoughtChanged(emit: Emit, row: ThoughtRow, change: 'created' | 'updated' | 'deleted') {
+  return emit('thought.changed', {
     eventId: newEventId(),
     userId: row.userId,
     thoughtId: row.id,
     localDate: row.localDate,
     change,
+    changedAt: (change === 'deleted' ? new Date() : row.updatedAt).toISOString(),
   });
-}
-
-export async function thoughtsOfDay(ctx: ThoughtsContext, userId: number, date: string): Promise<Thought[]> {
-  return (await listByDay(ctx.db, userId, date)).map((r) => presentThought(r, ctx.cipher));
-}
-
-export async function thoughtsInRange(
-  ctx: ThoughtsContext,
-  userId: number,
-  range: RangeQuery,
-): Promise<Thought[]> {
-  return (await listRange(ctx.db, userId, range.start, range.end)).map((r) => presentThought(r, ctx.cipher));
-}
-
-/** The user's thoughts among `ids`, in the order asked; ids that are not theirs are simply absent. */
-export async function thoughtsByIds(ctx: ThoughtsContext, userId: number, ids: number[]): Promise<Thought[]> {
-  const byId = new Map((await listByIds(ctx.db, userId, ids)).map((r) => [r.id, r]));
-  return ids.flatMap((id) => {
-    const row = byId.get(id);
-    return row ? [presentThought(row, ctx.cipher)] : [];
-  });
-}
-
-export async function allThoughts(ctx: ThoughtsContext, userId: number): Promise<Thought[]> {
-  return (await listAll(ctx.db, userId)).map((r) => presentThought(r, ctx.cipher));
-}
-
-/** Case-insensitive match on content or any tag, newest first (the assistant's lookup). */
-export async function searchThoughts(
-  ctx: ThoughtsContext,
-  userId: number,
-  q: string,
-  limit: number,
-): Promise<Thought[]> {
-  const needle = q.toLowerCase();
-  const matches = (await allThoughts(ctx, userId)).filter(
-    (t) =>
-      t.content.toLowerCase().includes(needle) || t.tags.some((tag) => tag.toLowerCase().includes(needle)),
-  );
-  return matches.slice(0, limit);
 }
 
 /**
- * Saves a thought on the user's own calendar day, encrypted, with its `thought.changed` event in the
- * same transaction. A voice entry sent as audio only is queued for transcription.
+ * The thoughts domain: every flow takes the acting user first and touches only that user's rows,
+ * so another user's id is simply not found. Writes and their `thought.changed` events go through
+ * one unit of work.
  */
-export async function createThought(
-  ctx: ThoughtsContext,
-  userId: number,
-  body: CreateThoughtBody,
-): Promise<Thought> {
-  const instant = body.clientDate ? new Date(body.clientDate) : new Date();
-  const audio = body.audioData ? audioDataParts(body.audioData) : undefined;
-  const text = body.isVoice ? withVoiceMarker(body.content) : body.content;
-  const row = await ctx.db.transaction(async (tx) => {
-    const created = await insertThought(tx, {
-      userId,
-      contentEnc: ctx.cipher.encrypt(text, contentContext(userId)),
-      audioEnc: audio
-        ? ctx.cipher.encryptBytes(Buffer.from(audio.base64, 'base64'), audioContext(userId))
-        : null,
-      audioMime: audio ? (audio.mimeType ?? 'audio/webm') : null,
-      isVoice: body.isVoice,
-      category: body.category,
-      tags: body.tags ?? [],
-      date: instant,
-      localDate: localDateOf(instant, body.timezoneOffset),
-    });
-    await thoughtChanged(tx, created, 'created');
-    if (audio && !body.content && ctx.canTranscribe) {
-      await writeOutbox(tx, outbox, 'thought.transcribe', { userId, thoughtId: created.id });
-    }
-    return created;
-  });
-  ctx.kickOutbox();
-  return present(ctx, row);
-}
+export function createThoughts({ db, uow, cipher, tags, llm, log }: ThoughtsDeps) {
+  const present = (row: ThoughtRow) =>
+    presentThought({ ...row, date: row.date.toISOString(), hasAudio: row.audioEnc !== null }, cipher, tags);
+  const presentAll = (rows: ThoughtListRow[]) => rows.map((r) => presentThought(r, cipher, tags));
 
-/** Applies the changed fields of the user's own thought; another user's id is a 404. */
-export async function updateThought(
-  ctx: ThoughtsContext,
-  userId: number,
-  id: number,
-  body: UpdateThoughtBody,
-): Promise<Thought> {
-  const row = await ctx.db.transaction(async (tx) => {
-    const existing = await findOwned(tx, userId, id);
-    if (!existing) throw notFound(THOUGHT_NOT_FOUND);
-    let contentEnc: string | undefined;
-    if (body.content !== undefined) {
-      const text = existing.isVoice ? withVoiceMarker(withoutVoiceMarker(body.content)) : body.content;
-      contentEnc = ctx.cipher.encrypt(text, contentContext(userId));
-    }
-    const updated = await updateOwned(tx, userId, id, {
-      contentEnc,
-      category: body.category,
-      tags: body.tags,
-    });
-    if (!updated) throw notFound(THOUGHT_NOT_FOUND);
-    await thoughtChanged(tx, updated, 'updated');
-    return updated;
-  });
-  ctx.kickOutbox();
-  return present(ctx, row);
-}
+  async function all(userId: number): Promise<Thought[]> {
+    return presentAll(await listAll(db, userId));
+  }
 
-export async function deleteThought(
-  ctx: ThoughtsContext,
-  userId: number,
-  id: number,
-): Promise<{ success: true }> {
-  await ctx.db.transaction(async (tx) => {
-    const removed = await deleteOwned(tx, userId, id);
-    if (!removed) throw notFound(THOUGHT_NOT_FOUND);
-    await thoughtChanged(tx, removed, 'deleted');
-  });
-  ctx.kickOutbox();
-  return { success: true };
+  return {
+    ofDay: async (userId: number, date: string): Promise<Thought[]> =>
+      presentAll(await listByDay(db, userId, date)),
+
+    inRange: async (userId: number, range: RangeQuery): Promise<Thought[]> =>
+      presentAll(await listRange(db, userId, range.start, range.end)),
+
+    /** The user's thoughts among `ids`, in the order asked; ids that are not theirs are simply absent. */
+    async byIds(userId: number, ids: number[]): Promise<Thought[]> {
+      const byId = new Map((await listByIds(db, userId, ids)).map((r) => [r.id, r]));
+      return ids.flatMap((id) => {
+        const row = byId.get(id);
+        return row ? [presentThought(row, cipher, tags)] : [];
+      });
+    },
+
+    all,
+
+    /** Count and latest change of the user's thoughts in a range (how insights know theirs are current). */
+    stats: (userId: number, range: RangeQuery) => rangeStats(db, userId, range.start, range.end),
+
+    /**
+     * Case-insensitive match on content or any tag (the assistant's lookup): thoughts tagged exactly
+     * `q` first, found through the blind tag index, then the other matches, newest first in each.
+     */
+    async search(userId: number, q: string, limit: number): Promise<Thought[]> {
+      const needle = q.trim().toLowerCase();
+      const [tagged, thoughts] = await Promise.all([
+        idsWithTagToken(db, userId, tags.tokenOf(userId, needle)).then((ids) => new Set(ids)),
+        all(userId),
+      ]);
+      const matches = thoughts.filter(
+        (t) =>
+          tagged.has(t.id) ||
+          t.content.toLowerCase().includes(needle) ||
+          t.tags.some((tag) => tag.toLowerCase().includes(needle)),
+      );
+      const exact = matches.filter((t) => tagged.has(t.id));
+      return [...exact, ...matches.filter((t) => !tagged.has(t.id))].slice(0, limit);
+    },
+
+    /**
+     * Saves a thought on the user's own calendar day, encrypted, with its `thought.changed` event in
+     * the same transaction. A voice entry sent as audio only is queued for transcription.
+     */
+    async create(userId: number, body: CreateThoughtBody): Promise<Thought> {
+      const instant = body.clientDate ? new Date(body.clientDate) : new Date();
+      const audio = body.audioData ? audioDataParts(body.audioData) : undefined;
+      const text = body.isVoice ? withVoiceMarker(body.content) : body.content;
+      const row = await uow.run(async (tx, emit) => {
+        const created = await insertThought(tx, {
+          userId,
+          contentEnc: cipher.encrypt(text, contentContext(userId)),
+          audioEnc: audio
+            ? cipher.encryptBytes(Buffer.from(audio.base64, 'base64'), audioContext(userId))
+            : null,
+          audioMime: audio ? (audio.mimeType ?? 'audio/webm') : null,
+          isVoice: body.isVoice,
+          category: body.category,
+          ...tags.seal(userId, body.tags ?? []),
+          date: instant,
+          localDate: localDateOf(instant, body.timezoneOffset),
+        });
+        await thoughtChanged(emit, created, 'created');
+        if (audio && !body.content && llm) {
+          await emit('thought.transcribe', { userId, thoughtId: created.id });
+        }
+        return created;
+      });
+      return present(row);
+    },
+
+    /** Applies the changed fields of the user's own thought; another user's id is a 404. */
+    async update(userId: number, id: number, body: UpdateThoughtBody): Promise<Thought> {
+      const row = await uow.run(async (tx, emit) => {
+        const existing = await findOwned(tx, userId, id);
+        if (!existing) throw notFound(THOUGHT_NOT_FOUND);
+        let contentEnc: string | undefined;
+        if (body.content !== undefined) {
+          const text = existing.isVoice ? withVoiceMarker(withoutVoiceMarker(body.content)) : body.content;
+          contentEnc = cipher.encrypt(text, contentContext(userId));
+        }
+        const updated = await updateOwned(tx, userId, id, {
+          contentEnc,
+          category: body.category,
+          ...(body.tags !== undefined ? tags.seal(userId, body.tags) : {}),
+        });
+        if (!updated) throw notFound(THOUGHT_NOT_FOUND);
+        await thoughtChanged(emit, updated, 'updated');
+        return updated;
+      });
+      return present(row);
+    },
+
+    async remove(userId: number, id: number): Promise<{ success: true }> {
+      await uow.run(async (tx, emit) => {
+        const removed = await deleteOwned(tx, userId, id);
+        if (!removed) throw notFound(THOUGHT_NOT_FOUND);
+        await thoughtChanged(emit, removed, 'deleted');
+      });
+      return { success: true };
+    },
+
+    /** 'chat' or 'thought': the model when configured, the spec's keyword rule without it or on failure. */
+    classify: (text: string) => classifyEntry(text, llm, log),
+
+    /**
+     * Fills in the text of a voice thought that arrived as audio only. Idempotent: a thought that is
+     * gone, has no audio, or already has text is left alone; so is every thought when no model is
+     * configured (the entry keeps its audio, and its empty text says so).
+     */
+    async transcribe(userId: number, thoughtId: number): Promise<void> {
+      if (!llm) {
+        log.info({ thoughtId }, 'no speech-to-text configured; voice thought keeps its audio only');
+        return;
+      }
+      const thought = await findOwned(db, userId, thoughtId);
+      if (!thought || !thought.audioEnc) return;
+      if (withoutVoiceMarker(cipher.decrypt(thought.contentEnc, contentContext(userId))).length > 0) return;
+      const audio = cipher.decryptBytes(thought.audioEnc, audioContext(userId));
+      const mimeType = thought.audioMime ?? 'audio/webm';
+      const text = await llm.transcribe(audio, {
+        filename: `thought-${thoughtId}.${mimeType.split('/')[1] ?? 'webm'}`,
+        mimeType,
+      });
+      if (!text) throw new UnrecoverableError('The transcription came back empty');
+      await uow.run(async (tx, emit) => {
+        const updated = await updateOwned(tx, userId, thoughtId, {
+          contentEnc: cipher.encrypt(withVoiceMarker(text), contentContext(userId)),
+        });
+        if (updated) await thoughtChanged(emit, updated, 'updated');
+      });
+      log.info({ thoughtId }, 'voice thought transcribed');
+    },
+  };
 }
+export type Thoughts = ReturnType<typeof createThoughts>;

@@ -1,43 +1,26 @@
-import type { Router } from 'express';
 import { thoughtsInternalContract } from '@haven/contracts/internal';
 import { thoughtsContract } from '@haven/contracts/thoughts';
-import { mountContract, reply } from '@haven/kit/http';
-import type { Llm } from '@haven/kit/llm';
-import type { ServiceDeps } from '@haven/kit/service';
-import { classifyEntry } from '../domain/classify';
-import {
-  allThoughts,
-  createThought,
-  deleteThought,
-  searchThoughts,
-  thoughtsByIds,
-  thoughtsInRange,
-  thoughtsOfDay,
-  updateThought,
-  type ThoughtsContext,
-} from '../domain/thoughts';
+import { implement, reply } from '@haven/kit/http';
+import type { Thoughts } from '../domain/thoughts';
 
-export function thoughtsRoutes(router: Router, deps: ServiceDeps, llm: Llm | null): void {
-  const ctx: ThoughtsContext = {
-    db: deps.db,
-    cipher: deps.cipher,
-    canTranscribe: llm !== null,
-    kickOutbox: () => deps.outbox?.kick(),
-  };
-
-  mountContract(router, thoughtsContract, {
-    byDay: ({ userId, query }) => thoughtsOfDay(ctx, userId, query.date),
-    range: ({ userId, query }) => thoughtsInRange(ctx, userId, query),
-    byIds: ({ userId, query }) => thoughtsByIds(ctx, userId, query.ids),
-    all: ({ userId }) => allThoughts(ctx, userId),
-    create: async ({ userId, body }) => reply(201, await createThought(ctx, userId, body)),
-    update: ({ userId, params, body }) => updateThought(ctx, userId, params.id, body),
-    remove: ({ userId, params }) => deleteThought(ctx, userId, params.id),
-    analyzeContent: async ({ body }) => ({ type: await classifyEntry(body.text, llm, deps.log) }),
+export function thoughtsRoutes(thoughts: Thoughts) {
+  return implement(thoughtsContract, {
+    byDay: ({ userId, query }) => thoughts.ofDay(userId, query.date),
+    range: ({ userId, query }) => thoughts.inRange(userId, query),
+    byIds: ({ userId, query }) => thoughts.byIds(userId, query.ids),
+    all: ({ userId }) => thoughts.all(userId),
+    create: async ({ userId, body }) => reply(201, await thoughts.create(userId, body)),
+    update: ({ userId, params, body }) => thoughts.update(userId, params.id, body),
+    remove: ({ userId, params }) => thoughts.remove(userId, params.id),
+    analyzeContent: async ({ body }) => ({ type: await thoughts.classify(body.text) }),
   });
+}
 
-  mountContract(router, thoughtsInternalContract, {
-    range: ({ userId, query }) => thoughtsInRange(ctx, userId, query),
-    search: ({ userId, query }) => searchThoughts(ctx, userId, query.q, query.limit),
+/** Reads for the insights and assistant services (the contract lists them as the only callers). */
+export function internalRoutes(thoughts: Thoughts) {
+  return implement(thoughtsInternalContract, {
+    range: ({ userId, query }) => thoughts.inRange(userId, query),
+    stats: ({ userId, query }) => thoughts.stats(userId, query),
+    search: ({ userId, query }) => thoughts.search(userId, query.q, query.limit),
   });
 }
