@@ -1,12 +1,48 @@
+import { authInternalContract, thoughtsInternalContract } from '@haven/contracts/internal';
+import { createLlm } from '@haven/kit/llm';
 import { repoPath } from '@haven/kit/paths';
 import type { ServiceDefinition } from '@haven/kit/service';
 import { outbox } from './db/schema';
+import { createAssistant } from './domain/assistant';
+import type { ReplySources } from './domain/reply';
+import { replyJob } from './jobs/reply.job';
+import { assistantRoutes } from './routes/assistant.routes';
 
-/** The assistant service: its migrations, outbox, routes and queue tasks. */
+/** The assistant service's composition root. */
 export const assistantService: ServiceDefinition = {
   name: 'assistant',
   migrationsFolder: repoPath('services', 'assistant', 'drizzle'),
   outboxTable: outbox,
-  routes() {},
-  jobs: () => [],
+  // A voice message may carry up to 10 MB of audio, sent as base64.
+  jsonLimit: '15mb',
+  build(deps) {
+    const thoughts = deps.internal('thoughts', thoughtsInternalContract);
+    const auth = deps.internal('auth', authInternalContract);
+    // The user's thoughts and preferences are read through internal APIs, as this user only.
+    const sources: ReplySources = {
+      search: async (userId, q, limit) => (await thoughts(userId).search({ query: { q, limit } })).body,
+      range: async (userId, start, end) => (await thoughts(userId).range({ query: { start, end } })).body,
+      includeThoughtContent: async (userId) => (await auth(userId).preferences()).body.includeThoughtContent,
+    };
+    const assistant = createAssistant({
+      db: deps.db,
+      uow: deps.uow,
+      cipher: deps.cipher,
+      llm: createLlm(deps.config),
+      sources,
+      log: deps.log,
+    });
+    return {
+      routes: [assistantRoutes(assistant)],
+      jobs: [replyJob(assistant)],
+      reconcilers: [
+        {
+          name: 'assistant-unanswered',
+          queue: 'assistant.reply',
+          everyMs: 30_000,
+          findOverdue: () => assistant.unanswered(),
+        },
+      ],
+    };
+  },
 };

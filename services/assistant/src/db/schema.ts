@@ -1,7 +1,65 @@
-import { pgSchema } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { outboxTable } from '@haven/kit/outbox-table';
 
 /** Everything the assistant service stores lives in its own Postgres schema; no other service reads it. */
 export const assistantSchema = pgSchema('assistant');
 
 export const outbox = outboxTable(assistantSchema);
+
+/** Saved conversations. The title is taken from the user's words, so it is encrypted like them. */
+export const conversations = assistantSchema.table(
+  'conversations',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull(),
+    titleEnc: text('title_enc').notNull(),
+    /** Set once a reply used the e-mail or calendar tools (the keyword badges are computed on read). */
+    emailUsed: boolean('email_used').notNull().default(false),
+    calendarUsed: boolean('calendar_used').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('conversations_user_updated_idx').on(t.userId, t.updatedAt)],
+);
+
+/**
+ * Messages, content and audio encrypted. An assistant message names the user message it answers
+ * (`replyTo`, unique), so however often a reply job runs there is one reply per message.
+ */
+export const messages = assistantSchema.table(
+  'messages',
+  {
+    id: serial('id').primaryKey(),
+    conversationId: integer('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull(),
+    type: text('type').notNull(),
+    contentEnc: text('content_enc').notNull(),
+    audioEnc: text('audio_enc'),
+    audioMime: text('audio_mime'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>(),
+    /** The browser's getTimezoneOffset() when the user wrote it: "today" is the user's day. */
+    timezoneOffset: integer('timezone_offset'),
+    replyTo: integer('reply_to'),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('messages_conversation_idx').on(t.conversationId, t.id),
+    uniqueIndex('messages_reply_to_key').on(t.replyTo),
+    index('messages_unanswered_idx')
+      .on(t.createdAt)
+      .where(sql`${t.type} = 'user'`),
+  ],
+);

@@ -1,0 +1,1 @@
+ALTER TABLE "assistant"."outbox" ADD COLUMN "claimed_by" text;

@@ -1,0 +1,19 @@
+import { assistantContract } from '@haven/contracts/assistant';
+import { implement, reply } from '@haven/kit/http';
+import type { Assistant } from '../domain/assistant';
+
+export function assistantRoutes(assistant: Assistant) {
+  return implement(assistantContract, {
+    list: ({ userId }) => assistant.list(userId),
+    create: async ({ userId, body }) => reply(201, await assistant.create(userId, body)),
+    get: ({ userId, params }) => assistant.get(userId, params.id),
+    remove: ({ userId, params }) => assistant.remove(userId, params.id),
+    listMessages: ({ userId, params, query }) => assistant.messages(userId, params.id, query),
+    createMessage: async ({ userId, params, body }) =>
+      reply(201, await assistant.addMessage(userId, params.id, body)),
+    query: async ({ userId, body }) => {
+      await assistant.query(userId, body);
+      return reply(202, { status: 'accepted' as const });
+    },
+  });
+}

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Conversation, Message } from '@haven/contracts/assistant';
+import { messages } from '../src/db/schema';
+import { AI_NOT_CONFIGURED } from '../src/domain/reply';
+import { startAssistantStack } from './harness';
+
+let stack: Awaited<ReturnType<typeof startAssistantStack>>;
+let nextUser = 3000;
+beforeAll(async () => {
+  stack = await startAssistantStack();
+});
+afterAll(async () => stack?.stop());
+
+describe('conversations', () => {
+  it('creates, titles by the spec’s rule, lists newest first, and deletes with their messages', async () => {
+    const me = stack.as(nextUser++);
+    const plain = await me.conversation();
+    expect(plain).toMatchObject({ title: 'New Conversation', emailUsed: false, calendarUsed: false });
+    const long = (await me.create({ content: 'Can you help me plan the launch of the new product line?' }))
+      .body as Conversation;
+    expect(long.title).toBe('Can you help me plan the launc...');
+    const list = (await me.list()).body as Conversation[];
+    expect(list.map((c) => c.id)).toEqual([long.id, plain.id]);
+    await me.post(plain.id, 'hello again');
+    expect(((await me.list()).body as Conversation[])[0]!.id).toBe(plain.id);
+
+    expect(await me.remove(long.id)).toMatchObject({ status: 200, body: { success: true } });
+    expect((await me.get(long.id)).status).toBe(404);
+    const left = await stack.get('assistant').deps.db.select().from(messages);
+    expect(left.some((m) => m.conversationId === long.id)).toBe(false);
+  });
+
+  it('answers 404 for another user’s conversation on every route', async () => {
+    const me = stack.as(nextUser++);
+    const stranger = stack.as(nextUser++);
+    const mine = await me.conversation('private plans');
+    expect((await stranger.get(mine.id)).status).toBe(404);
+    expect((await stranger.messages(mine.id)).status).toBe(404);
+    expect((await stranger.post(mine.id, 'intrude')).status).toBe(404);
+    expect((await stranger.query(mine.id, 'intrude')).status).toBe(404);
+    expect((await stranger.remove(mine.id)).status).toBe(404);
+    expect(((await stranger.list()).body as Conversation[]).length).toBe(0);
+    expect((await me.get(mine.id)).status).toBe(200);
+  });
+
+  it('lists messages oldest first, or the latest three, and refuses bad input with 400', async () => {
+    const me = stack.as(nextUser++);
+    const c = await me.conversation();
+    for (const text of ['one', 'two', 'three', 'four']) await me.post(c.id, text);
+    const all = ((await me.messages(c.id)).body as Message[]).filter((m) => m.type === 'user');
+    expect(all.map((m) => m.content)).toEqual(['one', 'two', 'three', 'four']);
+    const latest = (await me.messages(c.id, 3)).body as Message[];
+    expect(latest.map((m) => m.content)).toEqual(['two', 'three', 'four']);
+    expect((await me.post(c.id, '   ')).status).toBe(400);
+    expect((await me.messages(c.id, 0)).status).toBe(400);
+    expect((await me.get(0)).status).toBe(400);
+  });
+
+  it('shows the badges from the title and the latest three messages', async () => {
+    const me = stack.as(nextUser++);
+    const c = await me.conversation('Sort my inbox');
+    expect(((await me.get(c.id)).body as Conversation).emailUsed).toBe(true);
+    await me.post(c.id, 'and book a meeting with Tom');
+    expect((await me.get(c.id)).body).toMatchObject({ emailUsed: true, calendarUsed: true });
+    for (const text of ['a', 'b', 'c']) await me.post(c.id, text);
+    // The meeting has left the latest three; the title still says inbox.
+    expect((await me.get(c.id)).body).toMatchObject({ emailUsed: true, calendarUsed: false });
+  });
+});
+
+describe('replies without a model', () => {
+  it('start from the capture dialog’s chat entry, say AI is not configured, and list matching thoughts', async () => {
+    const me = stack.as(nextUser++);
+    await me.write('The launch plan is slipping again.', '2025-03-03T09:00:00.000Z', 0, ['work']);
+    await me.write('Lovely walk by the sea.', '2025-03-04T09:00:00.000Z');
+    const created = (
+      await me.create({ content: 'Can you remind me what I wrote about the launch?', isVoice: false })
+    ).body as Conversation;
+    const [first] = (await me.messages(created.id)).body as Message[];
+    const reply = await me.replyTo(first!.id, created.id);
+    expect(reply.content).toContain(AI_NOT_CONFIGURED);
+    expect(reply.content).toContain('The launch plan is slipping again.');
+    expect(reply.content).not.toContain('Lovely walk');
+  });
+
+  it('answer "what did I write yesterday?" with the user’s own yesterday, in their time zone', async () => {
+    const me = stack.as(nextUser++);
+    // UTC+10: the user's today starts ten hours before UTC's.
+    const offset = -600;
+    const local = new Date(Date.now() - offset * 60_000);
+    const yesterday = new Date(local);
+    yesterday.setUTCDate(local.getUTCDate() - 1);
+    const y = yesterday.toISOString().slice(0, 10);
+    const atLocal = (day: string, hour: number) =>
+      new Date(Date.parse(`${day}T${String(hour).padStart(2, '0')}:00:00Z`) + offset * 60_000).toISOString();
+    await me.write('Yesterday I fixed the bike.', atLocal(y, 9), offset);
+    await me.write('Today I rode it.', atLocal(local.toISOString().slice(0, 10), 9), offset);
+    const c = await me.conversation();
+    const reply = await me.ask(c.id, 'What did I write yesterday?', offset);
+    expect(reply.content).toContain('Yesterday I fixed the bike.');
+    expect(reply.content).not.toContain('Today I rode it.');
+  });
+
+  it('writes exactly one reply however often it is asked', async () => {
+    const me = stack.as(nextUser++);
+    const c = await me.conversation();
+    const posted = (await me.post(c.id, 'Anything about bees?')).body as Message;
+    await Promise.all([me.query(c.id, 'Anything about bees?'), me.query(c.id, 'Anything about bees?')]);
+    await me.replyTo(posted.id, c.id);
+    // A replayed job changes nothing either.
+    await stack
+      .get('assistant')
+      .deps.queues.add(
+        'assistant.reply',
+        { userId: me.userId, conversationId: c.id, messageId: posted.id },
+        {},
+        { jobId: 'replay' } as never,
+      );
+    await new Promise((r) => setTimeout(r, 300));
+    const all = (await me.messages(c.id)).body as Message[];
+    expect(all.map((m) => m.type)).toEqual(['user', 'assistant']);
+  });
+});

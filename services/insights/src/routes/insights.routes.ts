@@ -1,0 +1,13 @@
+import { insightsContract } from '@haven/contracts/insights';
+import { implement, reply } from '@haven/kit/http';
+import type { Insights } from '../domain/insights';
+
+export function insightsRoutes(insights: Insights) {
+  return implement(insightsContract, {
+    get: async ({ userId, query }) => {
+      const answer = await insights.get(userId, query);
+      return answer.status === 'pending' ? reply(202, { status: 'pending' as const }) : answer.insight;
+    },
+    remove: ({ userId, query }) => insights.remove(userId, query),
+  });
+}
