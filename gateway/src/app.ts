@@ -1,19 +1,31 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import type { RequestListener } from 'node:http';
 import path from 'node:path';
 import compression from 'compression';
 import express, { type Express } from 'express';
-import helmet from 'helmet';
-import type { ErrorBody } from '@haven/contracts/errors';
+import { debugContract, type DateTimeDebug } from '@haven/contracts/debug';
 import { REQUEST_ID_HEADER, SERVICE_NAMES, serviceFor, type ServiceName } from '@haven/contracts/routes';
-import { requestIdFrom, runWithContext } from '@haven/kit/context';
-import { AppError, errorMiddleware, payloadTooLarge } from '@haven/kit/errors';
+import { runWithContext } from '@haven/kit/context';
+import {
+  errorMiddleware,
+  internalError,
+  notFound,
+  notFoundHandler,
+  payloadTooLarge,
+  toAppError,
+} from '@haven/kit/errors';
 import { runChecks } from '@haven/kit/health';
 import type { Logger } from '@haven/kit/logger';
 import type { Redis } from '@haven/kit/redis';
 import type { SessionStore } from '@haven/kit/sessions';
+import { writeError } from './answer';
+import { clientAddress, type TrustFunction } from './client-address';
 import { describeNow } from './datetime';
-import { serviceProxy } from './proxy';
-import { fullPath, sessionMiddleware } from './session';
+import { COMPRESS_THRESHOLD_BYTES } from './encoding';
+import { createServiceProxy, type ServiceProxy } from './proxy';
+import { headerNames, securityHeaders } from './security-headers';
+import { pathOf, userOf } from './session';
 
 /** Largest request body the gateway lets through (a thought's audio, 10 MB, travels as base64). */
 export const MAX_BODY_BYTES = 15 * 1024 * 1024;
@@ -29,48 +41,88 @@ export interface GatewayOptions {
   staticDir?: string;
   /** Sets `Strict-Transport-Security` and friends only when served over https. */
   https?: boolean;
+  /** Express's `trust proxy` (from TRUST_PROXY): who may say who the client is. Unset: nobody. */
+  trustProxy?: string;
+}
+
+/** TRUST_PROXY as Express takes it: `true`, a hop count, or addresses/CIDRs/`loopback` names. */
+export function trustProxySetting(value: string | undefined): boolean | number | string[] {
+  if (!value) return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 /**
- * The gateway (never listens): request ids, security headers, `/healthz` and an aggregated
- * `/readyz`, the session check on `/api`, routing by the contracts' route table, and the SPA.
+ * The gateway's request handler (it never listens). Every answer carries a fresh request id and the
+ * security headers. Calls to a service's routes take the fast path: body limit, session check,
+ * routing by the contracts' route table, and node:http proxying (see `createServiceProxy`), without
+ * Express. Everything else (`/healthz`, an aggregated `/readyz`, the debug route, unknown `/api`
+ * paths, the SPA) is served by a small Express app.
  */
-export function createGatewayApp(options: GatewayOptions): Express {
+export function createGateway(options: GatewayOptions): RequestListener {
+  const { log } = options;
+  const app = createGatewayApp(options);
+  const security = securityHeaders({ https: options.https ?? false });
+  const gatewayHeaders = headerNames(security);
+  // Express compiles TRUST_PROXY once; the fast path asks the same function who the client is.
+  const trust = app.get('trust proxy fn') as TrustFunction;
+  const proxies = Object.fromEntries(
+    SERVICE_NAMES.map((name) => [
+      name,
+      createServiceProxy({
+        service: name,
+        target: options.services[name],
+        internalSecret: options.internalSecret,
+        log,
+        gatewayHeaders,
+        maxBodyBytes: MAX_BODY_BYTES,
+      }),
+    ]),
+  ) as Record<ServiceName, ServiceProxy>;
+
+  return (req, res) => {
+    // The gateway is the edge: a client's request id is not trusted, a fresh one is made.
+    const requestId = randomUUID();
+    const path = pathOf(req.url ?? '/');
+    const service = path.startsWith('/api/') ? serviceFor(path) : undefined;
+    if (service === undefined) {
+      res.setHeader(REQUEST_ID_HEADER, requestId);
+      for (let i = 0; i < security.length; i += 2) res.setHeader(security[i]!, security[i + 1]!);
+      runWithContext({ requestId }, () => app(req, res));
+      return;
+    }
+    const head = [...security, REQUEST_ID_HEADER, requestId];
+    const fail = (err: unknown) => {
+      if (res.headersSent) return void res.destroy();
+      const known = toAppError(err);
+      if (!known) log.error({ err, reqId: requestId, path }, 'unhandled error');
+      writeError(res, head, known ?? internalError());
+    };
+    // A body announced over the limit is refused before anything else; the rest of it is discarded.
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return fail(payloadTooLarge());
+    userOf(options.sessions, log, { cookie: req.headers.cookie, path, requestId })
+      .then((userId) =>
+        proxies[service](req, res, { userId, requestId, clientIp: clientAddress(req, trust), head }),
+      )
+      .catch(fail);
+  };
+}
+
+/** The Express part: health, readiness, the debug route, a JSON 404 for unknown `/api` paths, the SPA. */
+function createGatewayApp(options: GatewayOptions): Express {
   const { log } = options;
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // X-Forwarded-For is believed only from the proxies TRUST_PROXY names; by default from nobody, so
+  // a client cannot pick the address rate limits key on.
+  app.set('trust proxy', trustProxySetting(options.trustProxy));
 
-  app.use((req, res, next) => {
-    // The gateway is the edge: a client's request id is not trusted, a fresh one is made.
-    const requestId = requestIdFrom(undefined);
-    req.headers[REQUEST_ID_HEADER] = requestId;
-    res.setHeader(REQUEST_ID_HEADER, requestId);
-    runWithContext({ requestId }, next);
-  });
-
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:', 'blob:'],
-          mediaSrc: ["'self'", 'blob:', 'data:'],
-          connectSrc: ["'self'"],
-          fontSrc: ["'self'", 'data:'],
-          objectSrc: ["'none'"],
-          frameAncestors: ["'none'"],
-          upgradeInsecureRequests: options.https ? [] : null,
-        },
-      },
-      strictTransportSecurity: options.https ? undefined : false,
-    }),
-  );
-
-  // Lists of thoughts run to megabytes of JSON; on a phone's connection gzip is worth its CPU.
-  app.use(compression({ threshold: 1024 }));
+  // Readiness answers and the SPA's files are worth compressing too (the proxy compresses its own).
+  app.use(compression({ threshold: COMPRESS_THRESHOLD_BYTES }));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', service: 'gateway' });
@@ -96,33 +148,14 @@ export function createGatewayApp(options: GatewayOptions): Express {
     if (length > MAX_BODY_BYTES) throw payloadTooLarge();
     next();
   });
-  api.get('/debug/datetime', (_req, res) => {
-    res.set('cache-control', 'no-store').json(describeNow());
+  // The one route the gateway answers itself; its path and answer come from the contract.
+  api.get(debugContract.datetime.path.slice('/api'.length), (_req, res) => {
+    res.set('cache-control', 'no-store').json(describeNow() satisfies DateTimeDebug);
   });
-  api.use((req, _res, next) => {
-    // An unknown /api path is a 404 whether or not the caller is signed in.
-    if (!serviceFor(fullPath(req))) {
-      throw new AppError(404, 'not_found', `No route for ${req.method} ${fullPath(req)}`);
-    }
-    next();
-  });
-  api.use(sessionMiddleware(options.sessions, log));
-  const proxies = Object.fromEntries(
-    SERVICE_NAMES.map((name) => [
-      name,
-      serviceProxy({
-        service: name,
-        target: options.services[name],
-        internalSecret: options.internalSecret,
-        log,
-      }),
-    ]),
-  ) as Record<ServiceName, express.RequestHandler>;
-  api.use((req, res, next) => {
-    const service = serviceFor(fullPath(req)) as ServiceName;
-    // The proxy forwards req.url; restore the /api prefix the router stripped.
-    req.url = req.originalUrl;
-    return proxies[service](req, res, next);
+  // Service routes never get here (see createGateway): an unknown /api path is a 404 whether or not
+  // the caller is signed in.
+  api.use((req) => {
+    throw notFound(`No route for ${req.method} ${pathOf(req.originalUrl)}`);
   });
   app.use('/api', api);
 
@@ -130,11 +163,9 @@ export function createGatewayApp(options: GatewayOptions): Express {
     const index = path.join(options.staticDir, 'index.html');
     app.use(
       '/assets',
-      express.static(path.join(options.staticDir, 'assets'), {
-        immutable: true,
-        maxAge: '1y',
-        fallthrough: false,
-      }),
+      express.static(path.join(options.staticDir, 'assets'), { immutable: true, maxAge: '1y' }),
+      // A missing (or unreadable, or absurdly named) asset is a JSON 404, never the SPA nor a 500.
+      notFoundHandler,
     );
     app.use(express.static(options.staticDir, { index: false, maxAge: '1h' }));
     // History fallback: any other GET that accepts HTML gets the SPA, which routes on the client.
@@ -144,11 +175,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
     });
   }
 
-  app.use((req, res) => {
-    res
-      .status(404)
-      .json({ message: `No route for ${req.method} ${req.path}`, code: 'not_found' } satisfies ErrorBody);
-  });
+  app.use(notFoundHandler);
   app.use(errorMiddleware(log));
   return app;
 }

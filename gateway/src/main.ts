@@ -1,22 +1,14 @@
-import { ConfigError, loadConfig } from '@haven/kit/config';
 import { createLogger } from '@haven/kit/logger';
+import { serviceUrlsFrom } from '@haven/kit/internal-client';
 import { repoPath } from '@haven/kit/paths';
-import { onShutdown } from '@haven/kit/service';
-import { serviceUrlsFrom, startGateway } from './start';
+import { installProcessGuards, loadConfigOrExit, onShutdown } from '@haven/kit/service';
+import { startGateway } from './start';
 
 /** Distributed mode: the gateway alone, in front of services found through *_URL variables. */
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`gateway: ${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit('gateway', ['JWT_SECRET']);
   const log = createLogger({ name: 'gateway', level: config.LOG_LEVEL });
+  installProcessGuards(log);
   const gateway = await startGateway({
     config,
     services: serviceUrlsFrom(config),

@@ -1,29 +1,18 @@
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServiceName } from '@haven/contracts/routes';
-import type { Config } from '@haven/kit/config';
+import { requireSettings, type Config } from '@haven/kit/config';
 import { createLogger, type Logger } from '@haven/kit/logger';
 import { connectRedis, createRedis } from '@haven/kit/redis';
 import { createSessionStore } from '@haven/kit/sessions';
-import { createGatewayApp } from './app';
+import { createGateway } from './app';
 
 export interface RunningGateway {
   url: string;
   port: number;
   server: Server;
   close(): Promise<void>;
-}
-
-/** Service URLs from the configuration (distributed mode). */
-export function serviceUrlsFrom(config: Config): Record<ServiceName, string> {
-  return {
-    auth: config.AUTH_URL,
-    thoughts: config.THOUGHTS_URL,
-    insights: config.INSIGHTS_URL,
-    assistant: config.ASSISTANT_URL,
-    integrations: config.INTEGRATIONS_URL,
-  };
 }
 
 /** Connects to Redis and listens; resolves once the gateway accepts connections. */
@@ -34,21 +23,35 @@ export async function startGateway(options: {
   host?: string;
   staticDir?: string;
   log?: Logger;
+  /** How long a client may take to send its headers, and its whole request (defaults 15 s and 30 s). */
+  timeouts?: { headersMs: number; requestMs: number };
 }): Promise<RunningGateway> {
   const { config } = options;
+  requireSettings(config, ['JWT_SECRET']);
   const log = options.log ?? createLogger({ name: 'gateway', level: config.LOG_LEVEL });
   const redis = createRedis(config.REDIS_URL);
   await connectRedis(redis, config.REDIS_URL);
-  const app = createGatewayApp({
+  const handler = createGateway({
     log,
     internalSecret: config.INTERNAL_SECRET,
-    sessions: createSessionStore(redis, { prefix: config.REDIS_PREFIX, jwtSecret: config.JWT_SECRET }),
+    sessions: createSessionStore(redis, { prefix: config.REDIS_PREFIX, jwtSecret: config.JWT_SECRET! }),
     redis,
     services: options.services,
     staticDir: options.staticDir ?? config.STATIC_DIR,
     https: config.APP_URL?.startsWith('https:') ?? false,
+    trustProxy: config.TRUST_PROXY,
   });
-  const server = app.listen(options.port ?? config.PORT ?? 8080, options.host ?? config.HOST);
+  const headersMs = options.timeouts?.headersMs ?? 15_000;
+  // Headers that never finish and bodies that never arrive are cut, not held for minutes; Node
+  // checks these bounds every `connectionsCheckingInterval`, so that runs often enough to keep them.
+  const server = createServer(
+    {
+      headersTimeout: headersMs,
+      requestTimeout: options.timeouts?.requestMs ?? 30_000,
+      connectionsCheckingInterval: Math.min(1000, headersMs),
+    },
+    handler,
+  ).listen(options.port ?? config.PORT ?? 8080, options.host ?? config.HOST);
   server.keepAliveTimeout = 65_000;
   await once(server, 'listening');
   const port = (server.address() as AddressInfo).port;

@@ -50,7 +50,7 @@ describe('gateway', () => {
     await connectRedis(redis, auth.config.REDIS_URL);
     sessions = createSessionStore(redis, {
       prefix: auth.config.REDIS_PREFIX,
-      jwtSecret: auth.config.JWT_SECRET,
+      jwtSecret: auth.config.JWT_SECRET!,
     });
   });
   afterAll(async () => {
@@ -89,7 +89,11 @@ describe('gateway', () => {
     });
     expect(patch.status).toBe(200);
 
-    const forgedToken = signInternalToken(auth.config.INTERNAL_SECRET, { userId: 21 });
+    const forgedToken = signInternalToken(auth.config.INTERNAL_SECRET, {
+      userId: 21,
+      caller: 'gateway',
+      audience: 'auth',
+    });
     const asOther = await get('/api/user-preferences', {
       cookie: await cookieFor(22),
       'x-user-id': '21',
@@ -109,7 +113,7 @@ describe('gateway', () => {
     const { token, sessionId } = await sessions.create(31);
     const expired = jwt.sign(
       { sid: sessionId, exp: Math.floor(Date.now() / 1000) - 10 },
-      auth.config.JWT_SECRET,
+      auth.config.JWT_SECRET!,
       {
         subject: '31',
       },
@@ -136,8 +140,12 @@ describe('gateway', () => {
     expect(body.components).toMatchObject({ year: expect.any(Number), timezoneOffset: expect.any(Number) });
     // Reaches the auth service (its own JSON answer), not the gateway's 401.
     const login = await fetch(gateway.url + '/api/login', { method: 'POST' });
-    expect(login.status).not.toBe(401);
-    expect(login.headers.get('content-type')).toMatch(/application\/json/);
+    // The service's own validation answer: a 502 or the gateway's 401 would fail here.
+    expect(login.status).toBe(400);
+    expect(await login.json()).toMatchObject({
+      code: 'validation_failed',
+      message: expect.stringMatching(/^Invalid body/),
+    });
   });
 
   it('answers 404 JSON for an unknown /api path, signed in or not', async () => {
@@ -221,11 +229,26 @@ describe('gateway', () => {
     }
   });
 
-  it('sets security headers', async () => {
-    const res = await get('/healthz');
-    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
-    expect(res.headers.get('x-powered-by')).toBeNull();
+  it('sets security headers and a fresh request id on every kind of answer', async () => {
+    const answers = [
+      await get('/healthz'),
+      await get('/api/nothing-here'),
+      await get('/api/user-preferences'),
+      await get('/api/user-preferences', { cookie: await cookieFor(91) }),
+      await get('/api/thoughts/all', { cookie: await cookieFor(91) }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 404, 401, 200, 502]);
+    const ids = new Set<string | null>();
+    for (const res of answers) {
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('x-powered-by')).toBeNull();
+      ids.add(res.headers.get('x-request-id'));
+    }
+    expect([...ids].every((id) => /^[0-9a-f-]{36}$/.test(id ?? ''))).toBe(true);
+    expect(ids.size).toBe(answers.length);
   });
 
   it('reports readiness of every service, naming the ones that are down', async () => {
@@ -249,15 +272,27 @@ describe('a service reached directly', () => {
     expect(none.status).toBe(401);
     expect(await none.json()).toMatchObject({ message: 'Missing internal token' });
 
-    const forged = signInternalToken('f'.repeat(40), { userId: 1 });
+    const forged = signInternalToken('f'.repeat(40), { userId: 1, caller: 'gateway', audience: 'auth' });
     const bad = await fetch(auth.url + '/api/user-preferences', { headers: { 'x-internal-token': forged } });
     expect(bad.status).toBe(401);
     expect(await bad.json()).toMatchObject({ message: 'Invalid internal token' });
 
+    // A genuine token addressed to another service is refused here.
+    const elsewhere = await fetch(auth.url + '/api/user-preferences', {
+      headers: internalHeaders(auth.config, 1, 'thoughts'),
+    });
+    expect(elsewhere.status).toBe(401);
+    // A service may not call a public route on a user's behalf: only the gateway may.
+    const fromService = await fetch(auth.url + '/api/user-preferences', {
+      headers: internalHeaders(auth.config, 1, 'auth', 'insights'),
+    });
+    expect(fromService.status).toBe(403);
+
     const good = await fetch(auth.url + '/api/user-preferences', {
-      headers: internalHeaders(auth.config, 1),
+      headers: internalHeaders(auth.config, 1, 'auth'),
     });
     expect(good.status).toBe(200);
+    expect(await good.json()).toMatchObject({ askBeforeEmails: true, includeThoughtContent: true });
   });
 
   it('answers health without a token, and readiness with its checks', async () => {
@@ -268,7 +303,7 @@ describe('a service reached directly', () => {
   });
 
   it('answers bad input with 400 naming the problem, and writes nothing', async () => {
-    const headers = { ...internalHeaders(auth.config, 2), 'content-type': 'application/json' };
+    const headers = { ...internalHeaders(auth.config, 2, 'auth'), 'content-type': 'application/json' };
     const malformed = await fetch(auth.url + '/api/user-preferences', {
       method: 'PATCH',
       headers,
@@ -288,7 +323,7 @@ describe('a service reached directly', () => {
     expect(body.issues[0]?.path).toEqual(['askBeforeEmails']);
 
     const prefs = await fetch(auth.url + '/api/user-preferences', {
-      headers: internalHeaders(auth.config, 2),
+      headers: internalHeaders(auth.config, 2, 'auth'),
     });
     expect(await prefs.json()).toMatchObject({ askBeforeEmails: true });
   });
