@@ -1,4 +1,4 @@
-import { QueryClient, type DefaultOptions } from '@tanstack/react-query';
+import { QueryClient, type DefaultOptions, type UseMutationOptions } from '@tanstack/react-query';
 
 /** Spec 7: no retries, 60 s freshness, refetch on focus, never on a timer. */
 export const queryConfig = {
@@ -14,3 +14,13 @@ export const queryConfig = {
 } satisfies DefaultOptions;
 
 export const queryClient = new QueryClient({ defaultOptions: queryConfig });
+
+/**
+ * What a mutation hook accepts from its caller, typed from its fetch function (bulletproof-react's
+ * `MutationConfig`): `useCreateThought({ mutationConfig: { onSuccess, onError } })`.
+ */
+export type MutationConfig<Fn extends (...args: never[]) => Promise<unknown>> = UseMutationOptions<
+  Awaited<ReturnType<Fn>>,
+  Error,
+  Parameters<Fn> extends [] ? void : Parameters<Fn>[0]
+>;

@@ -2,17 +2,20 @@ import { useState } from 'react';
 import { Outlet } from 'react-router-dom';
 
 import { HomeShell } from '@/components/layouts/home-shell';
-import { CaptureDialog } from '@/features/capture/components/capture-dialog';
-import { SearchOverlay } from '@/features/search/components/search-overlay';
+import { useCreateConversation } from '@/features/assistant/api/create-conversation';
+import { CaptureDialog } from '@/features/thoughts/components/capture-dialog';
+import { SearchOverlay } from '@/features/thoughts/components/search-overlay';
 
 /** Layout route for the tabbed screens (/home, /insights, /assist, /integrations, /settings). */
 export function ShellLayout() {
   const [adding, setAdding] = useState(false);
+  // A chat-type capture starts a conversation, which the assistant feature owns.
+  const startChat = useCreateConversation();
   const [searching, setSearching] = useState(false);
   return (
     <HomeShell onSearch={() => setSearching(true)} onAddThought={() => setAdding(true)}>
       <Outlet />
-      <CaptureDialog open={adding} onOpenChange={setAdding} />
+      <CaptureDialog open={adding} onOpenChange={setAdding} startChat={startChat} />
       <SearchOverlay open={searching} onClose={() => setSearching(false)} />
     </HomeShell>
   );

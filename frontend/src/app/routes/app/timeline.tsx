@@ -4,9 +4,10 @@ import { useSearchParams } from 'react-router-dom';
 import { BottomTabBar } from '@/components/layouts/bottom-tab-bar';
 import { SimplePage } from '@/components/layouts/simple-page';
 import { paths } from '@/config/paths';
-import { CaptureDialog } from '@/features/capture/components/capture-dialog';
+import { useCreateConversation } from '@/features/assistant/api/create-conversation';
+import { CaptureDialog } from '@/features/thoughts/components/capture-dialog';
 import { Timeline } from '@/features/thoughts/components/timeline';
-import { dayFromParam, todayYmd } from '@/features/thoughts/lib/local-day';
+import { dayFromParam, todayYmd } from '@/lib/local-day';
 
 /** /timeline?date=yyyy-MM-dd ('All Thoughts'): the selected day lives in the URL so a reload keeps it. */
 export function TimelineRoute() {
@@ -14,6 +15,8 @@ export function TimelineRoute() {
   const today = todayYmd();
   const date = dayFromParam(params.get('date'));
   const [adding, setAdding] = useState(false);
+  // A chat-type capture starts a conversation, which the assistant feature owns.
+  const startChat = useCreateConversation();
 
   return (
     <>
@@ -29,7 +32,7 @@ export function TimelineRoute() {
         />
       </SimplePage>
       <BottomTabBar onAddThought={() => setAdding(true)} />
-      <CaptureDialog open={adding} onOpenChange={setAdding} />
+      <CaptureDialog open={adding} onOpenChange={setAdding} startChat={startChat} />
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { apiFetch } from '@/lib/api-client';
-import type { User } from '@haven/contracts/auth';
+import { authContract, type User } from '@haven/contracts/auth';
+import { api } from '@/lib/api';
 
 /** Query keys for the session; login, register and logout write or clear `userKeys.current()`. */
 export const userKeys = {
@@ -9,9 +9,9 @@ export const userKeys = {
   current: () => [...userKeys.all, 'current'] as const,
 };
 
-/** GET /api/user: the signed-in user, or `null` when the session is missing (401). */
+/** The signed-in user, or `null` when the session is missing (401). */
 export function getUser(): Promise<User | null> {
-  return apiFetch<User>('/api/user', { on401: 'returnNull' });
+  return api(authContract.currentUser, { on401: 'returnNull' });
 }
 
 export function getUserQueryOptions() {

@@ -1,27 +1,25 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import type { LoginBody, User } from '@haven/contracts/auth';
+import { authContract, type User } from '@haven/contracts/auth';
 import { setSession } from '@/features/auth/lib/set-session';
-import { toast } from '@/hooks/use-toast';
-import { apiFetch, getErrorMessage } from '@/lib/api-client';
+import { api, type ApiBody } from '@/lib/api';
+import type { MutationConfig } from '@/lib/query-client';
 
-/** POST /api/login: sets the session cookie and answers the user (401 'Invalid email or password'). */
-export function login(body: LoginBody): Promise<User> {
-  return apiFetch<User>('/api/login', { method: 'POST', body });
+/** Sets the session cookie and answers the user (401 'Invalid email or password'). */
+export function login(body: ApiBody<typeof authContract.login>): Promise<User> {
+  return api(authContract.login, { body });
 }
 
-/** Logs in, replaces the whole cache with the new session and says so; `onSuccess` then navigates. */
-export function useLogin({ onSuccess }: { onSuccess?: (user: User) => void } = {}) {
+/** Logs in and replaces the whole cache with the new session; the caller's `onSuccess` then runs. */
+export function useLogin({ mutationConfig }: { mutationConfig?: MutationConfig<typeof login> } = {}) {
   const queryClient = useQueryClient();
+  const { onSuccess, ...restConfig } = mutationConfig ?? {};
   return useMutation({
+    ...restConfig,
     mutationFn: login,
-    onSuccess: (user) => {
-      setSession(queryClient, user);
-      toast({ title: 'Welcome back!', description: "You've successfully logged in." });
-      onSuccess?.(user);
-    },
-    onError: (error) => {
-      toast({ title: 'Login failed', description: getErrorMessage(error), variant: 'destructive' });
+    onSuccess: (...args) => {
+      setSession(queryClient, args[0]);
+      return onSuccess?.(...args);
     },
   });
 }

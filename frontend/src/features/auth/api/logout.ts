@@ -1,26 +1,25 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
+import { authContract } from '@haven/contracts/auth';
 import { setSession } from '@/features/auth/lib/set-session';
-import { toast } from '@/hooks/use-toast';
-import { apiFetch, getErrorMessage } from '@/lib/api-client';
+import { api } from '@/lib/api';
+import type { MutationConfig } from '@/lib/query-client';
 
-/** POST /api/logout: revokes the session and clears the cookie (the answer is not read). */
+/** Revokes the session and clears the cookie (the answer is not read). */
 export async function logout(): Promise<void> {
-  await apiFetch<unknown>('/api/logout', { method: 'POST' });
+  await api(authContract.logout);
 }
 
-/** Logs out, empties the cache and says so; `onSuccess` then navigates. */
-export function useLogout({ onSuccess }: { onSuccess?: () => void } = {}) {
+/** Logs out and empties the cache; the caller's `onSuccess` then runs. */
+export function useLogout({ mutationConfig }: { mutationConfig?: MutationConfig<typeof logout> } = {}) {
   const queryClient = useQueryClient();
+  const { onSuccess, ...restConfig } = mutationConfig ?? {};
   return useMutation({
+    ...restConfig,
     mutationFn: logout,
-    onSuccess: () => {
+    onSuccess: (...args) => {
       setSession(queryClient, null);
-      toast({ title: 'Logged out', description: "You've been successfully logged out." });
-      onSuccess?.();
-    },
-    onError: (error) => {
-      toast({ title: 'Logout failed', description: getErrorMessage(error), variant: 'destructive' });
+      return onSuccess?.(...args);
     },
   });
 }

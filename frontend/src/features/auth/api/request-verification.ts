@@ -1,28 +1,22 @@
 import { useMutation } from '@tanstack/react-query';
 
-import type { MessageAnswer, RequestVerificationBody } from '@haven/contracts/auth';
-import { toast } from '@/hooks/use-toast';
-import { apiFetch, getErrorMessage } from '@/lib/api-client';
+import { authContract, type MessageAnswer } from '@haven/contracts/auth';
+import { api, type ApiBody } from '@/lib/api';
+import type { MutationConfig } from '@/lib/query-client';
 
 /**
- * POST /api/request-verification: stores the pending registration and e-mails a 6-digit code.
- * 409 when the username or e-mail is taken, 429 when asked too often.
+ * Stores the pending registration and e-mails a 6-digit code. 409 when the username or e-mail is
+ * taken, 429 when asked too often.
  */
-export function requestVerification(body: RequestVerificationBody): Promise<MessageAnswer> {
-  return apiFetch<MessageAnswer>('/api/request-verification', { method: 'POST', body });
+export function requestVerification(
+  body: ApiBody<typeof authContract.requestVerification>,
+): Promise<MessageAnswer> {
+  return api(authContract.requestVerification, { body });
 }
 
-/** Starts a registration; `onSuccess` receives the e-mail the code was sent to. */
-export function useRequestVerification({ onSuccess }: { onSuccess?: (email: string) => void } = {}) {
-  return useMutation({
-    mutationFn: requestVerification,
-    onSuccess: (_answer, body) => onSuccess?.(body.email),
-    onError: (error) => {
-      toast({
-        title: 'Registration failed',
-        description: getErrorMessage(error, 'Registration failed'),
-        variant: 'destructive',
-      });
-    },
-  });
+/** Starts a registration. */
+export function useRequestVerification({
+  mutationConfig,
+}: { mutationConfig?: MutationConfig<typeof requestVerification> } = {}) {
+  return useMutation({ ...mutationConfig, mutationFn: requestVerification });
 }

@@ -1,22 +1,18 @@
 import { useMutation } from '@tanstack/react-query';
 
-import type { MessageAnswer, ResendVerificationBody } from '@haven/contracts/auth';
-import { toast } from '@/hooks/use-toast';
-import { apiFetch, getErrorMessage } from '@/lib/api-client';
+import { authContract, type MessageAnswer } from '@haven/contracts/auth';
+import { api, type ApiBody } from '@/lib/api';
+import type { MutationConfig } from '@/lib/query-client';
 
-/** POST /api/resend-verification: a fresh code; the neutral answer never reveals a pending sign-up. */
-export function resendVerification(body: ResendVerificationBody): Promise<MessageAnswer> {
-  return apiFetch<MessageAnswer>('/api/resend-verification', { method: 'POST', body });
+/** A fresh code; the neutral answer never reveals a pending sign-up. */
+export function resendVerification(
+  body: ApiBody<typeof authContract.resendVerification>,
+): Promise<MessageAnswer> {
+  return api(authContract.resendVerification, { body });
 }
 
-export function useResendVerification() {
-  return useMutation({
-    mutationFn: resendVerification,
-    onSuccess: (answer) => {
-      toast({ title: 'Code Sent', description: answer.message });
-    },
-    onError: (error) => {
-      toast({ title: 'Failed to Resend Code', description: getErrorMessage(error), variant: 'destructive' });
-    },
-  });
+export function useResendVerification({
+  mutationConfig,
+}: { mutationConfig?: MutationConfig<typeof resendVerification> } = {}) {
+  return useMutation({ ...mutationConfig, mutationFn: resendVerification });
 }

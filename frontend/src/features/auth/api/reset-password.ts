@@ -1,19 +1,16 @@
 import { useMutation } from '@tanstack/react-query';
 
-import type { MessageAnswer, ResetPasswordBody } from '@haven/contracts/auth';
-import { toast } from '@/hooks/use-toast';
-import { apiFetch, getErrorMessage } from '@/lib/api-client';
+import { authContract, type MessageAnswer } from '@haven/contracts/auth';
+import { api, type ApiBody } from '@/lib/api';
+import type { MutationConfig } from '@/lib/query-client';
 
-/** POST /api/reset-password: sets the new password; 400 when the link is invalid, used or expired. */
-export function resetPassword(body: ResetPasswordBody): Promise<MessageAnswer> {
-  return apiFetch<MessageAnswer>('/api/reset-password', { method: 'POST', body });
+/** Sets the new password; 400 when the link is invalid, used or expired. */
+export function resetPassword(body: ApiBody<typeof authContract.resetPassword>): Promise<MessageAnswer> {
+  return api(authContract.resetPassword, { body });
 }
 
-export function useResetPassword() {
-  return useMutation({
-    mutationFn: resetPassword,
-    onError: (error) => {
-      toast({ title: 'Password Reset Failed', description: getErrorMessage(error), variant: 'destructive' });
-    },
-  });
+export function useResetPassword({
+  mutationConfig,
+}: { mutationConfig?: MutationConfig<typeof resetPassword> } = {}) {
+  return useMutation({ ...mutationConfig, mutationFn: resetPassword });
 }

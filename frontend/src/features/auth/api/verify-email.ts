@@ -1,23 +1,26 @@
 import { useCallback } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import type { VerifyEmailAnswer, VerifyEmailBody } from '@haven/contracts/auth';
+import { authContract, type VerifyEmailAnswer } from '@haven/contracts/auth';
 import { userKeys } from '@/features/auth/api/get-user';
 import { setSession } from '@/features/auth/lib/set-session';
-import { apiFetch } from '@/lib/api-client';
+import { api, type ApiBody } from '@/lib/api';
+import type { MutationConfig } from '@/lib/query-client';
 
 /**
- * POST /api/verify-email with the e-mailed code (`{ email, code }`) or the link's `{ token }`.
- * Creates the account, sets the session cookie and answers the user; 400 for a wrong, expired or
- * locked code (the message says which).
+ * Verifies with the e-mailed code (`{ email, code }`) or the link's `{ token }`. Creates the account,
+ * sets the session cookie and answers the user; 400 for a wrong, expired or locked code (the message
+ * says which).
  */
-export function verifyEmail(body: VerifyEmailBody): Promise<VerifyEmailAnswer> {
-  return apiFetch<VerifyEmailAnswer>('/api/verify-email', { method: 'POST', body });
+export function verifyEmail(body: ApiBody<typeof authContract.verifyEmail>): Promise<VerifyEmailAnswer> {
+  return api(authContract.verifyEmail, { body });
 }
 
 /** The verify call alone: each screen decides when the new session reaches the cache. */
-export function useVerifyEmail() {
-  return useMutation({ mutationFn: verifyEmail });
+export function useVerifyEmail({
+  mutationConfig,
+}: { mutationConfig?: MutationConfig<typeof verifyEmail> } = {}) {
+  return useMutation({ ...mutationConfig, mutationFn: verifyEmail });
 }
 
 /**

@@ -6,12 +6,23 @@ import { PendingButton } from '@/components/ui/pending-button';
 import { paths } from '@/config/paths';
 import { useLogout } from '@/features/auth/api/logout';
 import { useAuth } from '@/features/auth/hooks/use-auth';
+import { toast } from '@/hooks/use-toast';
+import { getErrorMessage } from '@/lib/api';
 
 /** Who is signed in, with the Logout button (Settings → Display). */
 export function AccountCard() {
   const { user } = useAuth();
   const navigate = useNavigate();
-  const logout = useLogout({ onSuccess: () => navigate(paths.welcome.path, { replace: true }) });
+  const logout = useLogout({
+    mutationConfig: {
+      onSuccess: () => {
+        toast({ title: 'Logged out', description: "You've been successfully logged out." });
+        navigate(paths.welcome.path, { replace: true });
+      },
+      onError: (error) =>
+        toast({ title: 'Logout failed', description: getErrorMessage(error), variant: 'destructive' }),
+    },
+  });
 
   return (
     <Card>

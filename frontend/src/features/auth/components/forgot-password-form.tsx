@@ -4,11 +4,18 @@ import { EMAIL_INPUT, FormField } from '@/components/ui/form-field';
 import { PendingButton } from '@/components/ui/pending-button';
 import { RESET_LINK_SENT_MESSAGE, useForgotPassword } from '@/features/auth/api/forgot-password';
 import { BackToLoginLink } from '@/features/auth/components/back-to-login-link';
+import { toast } from '@/hooks/use-toast';
+import { getErrorMessage } from '@/lib/api';
 import { useZodForm } from '@/lib/use-zod-form';
 
 /** Asks for a reset link, then shows the server's neutral 'Check Your Email' message. */
 export function ForgotPasswordForm() {
-  const request = useForgotPassword();
+  const request = useForgotPassword({
+    mutationConfig: {
+      onError: (error) =>
+        toast({ title: 'Request Failed', description: getErrorMessage(error), variant: 'destructive' }),
+    },
+  });
   const form = useZodForm(ForgotPasswordBody, { email: '' });
 
   if (request.isSuccess) {

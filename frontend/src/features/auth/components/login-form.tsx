@@ -5,12 +5,23 @@ import { EMAIL_INPUT, FormField } from '@/components/ui/form-field';
 import { PendingButton } from '@/components/ui/pending-button';
 import { paths } from '@/config/paths';
 import { useLogin } from '@/features/auth/api/login';
+import { toast } from '@/hooks/use-toast';
+import { getErrorMessage } from '@/lib/api';
 import { useZodForm } from '@/lib/use-zod-form';
 
 /** E-mail and password; on success the session is stored and the user lands on /home. */
 export function LoginForm() {
   const navigate = useNavigate();
-  const loginMutation = useLogin({ onSuccess: () => navigate(paths.home.path, { replace: true }) });
+  const loginMutation = useLogin({
+    mutationConfig: {
+      onSuccess: () => {
+        toast({ title: 'Welcome back!', description: "You've successfully logged in." });
+        navigate(paths.home.path, { replace: true });
+      },
+      onError: (error) =>
+        toast({ title: 'Login failed', description: getErrorMessage(error), variant: 'destructive' }),
+    },
+  });
   const form = useZodForm(LoginBody, { email: '', password: '' });
 
   return (

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useAuth } from '@/features/auth/hooks/use-auth';
-import { getErrorMessage } from '@/lib/api-client';
+import { getErrorMessage } from '@/lib/api';
 
 interface ProtectedRouteProps {
   /** Rendered when signed in; without it the nested routes (`<Outlet />`) are. */

@@ -6,6 +6,8 @@ import { EMAIL_INPUT, FormField, NEW_PASSWORD_INPUT } from '@/components/ui/form
 import { PendingButton } from '@/components/ui/pending-button';
 import { paths } from '@/config/paths';
 import { useRequestVerification } from '@/features/auth/api/request-verification';
+import { toast } from '@/hooks/use-toast';
+import { getErrorMessage } from '@/lib/api';
 import { useZodForm } from '@/lib/use-zod-form';
 
 const EMPTY = { username: '', name: '', email: '', password: '', confirmPassword: '' };
@@ -14,7 +16,15 @@ const EMPTY = { username: '', name: '', email: '', password: '', confirmPassword
 export function RegisterForm() {
   const navigate = useNavigate();
   const requestVerification = useRequestVerification({
-    onSuccess: (email) => navigate(paths.verifyCode.getHref(email)),
+    mutationConfig: {
+      onSuccess: (_answer, body) => navigate(paths.verifyCode.getHref(body.email)),
+      onError: (error) =>
+        toast({
+          title: 'Registration failed',
+          description: getErrorMessage(error, 'Registration failed'),
+          variant: 'destructive',
+        }),
+    },
   });
   const form = useZodForm(RegisterFormSchema, EMPTY);
 

@@ -7,12 +7,22 @@ import { PendingButton } from '@/components/ui/pending-button';
 import { paths } from '@/config/paths';
 import { useResetPassword } from '@/features/auth/api/reset-password';
 import { BackToLoginLink } from '@/features/auth/components/back-to-login-link';
-import { getErrorMessage } from '@/lib/api-client';
+import { toast } from '@/hooks/use-toast';
+import { getErrorMessage } from '@/lib/api';
 import { useZodForm } from '@/lib/use-zod-form';
 
 /** The new-password form of an e-mailed reset link (`/reset-password?token=`). */
 export function ResetPasswordForm({ token }: { token: string }) {
-  const reset = useResetPassword();
+  const reset = useResetPassword({
+    mutationConfig: {
+      onError: (error) =>
+        toast({
+          title: 'Password Reset Failed',
+          description: getErrorMessage(error),
+          variant: 'destructive',
+        }),
+    },
+  });
   const form = useZodForm(ResetPasswordFormSchema, { password: '', confirmPassword: '' });
 
   if (reset.isSuccess) {

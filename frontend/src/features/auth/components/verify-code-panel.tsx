@@ -10,7 +10,7 @@ import { useStartVerifiedSession, useVerifyEmail } from '@/features/auth/api/ver
 import { BackToRegistrationLink } from '@/features/auth/components/back-to-registration-link';
 import { VerifyCodeForm } from '@/features/auth/components/verify-code-form';
 import { toast } from '@/hooks/use-toast';
-import { getErrorMessage } from '@/lib/api-client';
+import { getErrorMessage } from '@/lib/api';
 
 /** Spec 9: how long 'verified' shows before the app moves on. */
 const REDIRECT_DELAY_MS = 2000;
@@ -20,7 +20,20 @@ const FAILED_MESSAGE = 'Verification failed. Please check your code and try agai
 export function VerifyCodePanel({ email }: { email: string }) {
   const navigate = useNavigate();
   const verify = useVerifyEmail();
-  const resend = useResendVerification();
+  const resend = useResendVerification({
+    mutationConfig: {
+      onSuccess: (answer) => {
+        toast({ title: 'Code Sent', description: answer.message });
+        verify.reset();
+      },
+      onError: (error) =>
+        toast({
+          title: 'Failed to Resend Code',
+          description: getErrorMessage(error),
+          variant: 'destructive',
+        }),
+    },
+  });
   const startSession = useStartVerifiedSession();
   const answer = verify.data;
 
@@ -47,7 +60,7 @@ export function VerifyCodePanel({ email }: { email: string }) {
       variant="outline"
       className="w-full"
       pending={resend.isPending}
-      onClick={() => resend.mutate({ email }, { onSuccess: () => verify.reset() })}
+      onClick={() => resend.mutate({ email })}
     >
       Resend Code
     </PendingButton>

@@ -4,7 +4,7 @@ import { StatusMessage } from '@/components/status-message';
 import { useStartVerifiedSession, useVerifyEmail } from '@/features/auth/api/verify-email';
 import { VerifyLinkFailure, VerifyLinkSuccess } from '@/features/auth/components/verify-link-result';
 import { UNKNOWN_REASON_MESSAGE } from '@/features/auth/lib/verify-link-messages';
-import { getErrorMessage } from '@/lib/api-client';
+import { getErrorMessage } from '@/lib/api';
 
 /** A link that carries its token here: posts it once, then shows verified or failed. */
 export function VerifyLinkToken({ token }: { token: string }) {

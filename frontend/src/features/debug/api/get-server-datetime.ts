@@ -1,7 +1,7 @@
-import type { DateTimeDebug } from '@haven/contracts/debug';
+import { debugContract, type DateTimeDebug } from '@haven/contracts/debug';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { apiFetch } from '@/lib/api-client';
+import { api } from '@/lib/api';
 
 export const serverDateTimeKeys = {
   all: ['debug', 'datetime'] as const,
@@ -9,7 +9,7 @@ export const serverDateTimeKeys = {
 
 /** GET /api/debug/datetime: the gateway's view of "now". */
 export function getServerDateTime(): Promise<DateTimeDebug> {
-  return apiFetch<DateTimeDebug>('/api/debug/datetime', { noCache: true });
+  return api(debugContract.datetime, { noCache: true });
 }
 
 export function useServerDateTime() {

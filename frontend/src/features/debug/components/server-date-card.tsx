@@ -5,7 +5,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { useServerDateTime } from '@/features/debug/api/get-server-datetime';
 import { DateRow } from '@/features/debug/components/date-row';
-import { getErrorMessage } from '@/lib/api-client';
+import { getErrorMessage } from '@/lib/api';
 import { formatOffsetMinutes } from '@/lib/format-date';
 
 /** What the server answers for "now", with a manual refresh. */

@@ -1,25 +1,22 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import type { UserPreferences } from '@haven/contracts/preferences';
-import { ApiError, apiFetch } from '@/lib/api-client';
+import { preferencesContract, type UserPreferences } from '@haven/contracts/preferences';
+import { api } from '@/lib/api';
 
-export const preferenceKeys = {
-  all: ['user-preferences'] as const,
-};
-
-/** GET /api/user-preferences: the three privacy flags (all true until the user changes one). */
+/** The three privacy flags (all true until the user changes one). */
 export async function getPreferences(): Promise<UserPreferences> {
   try {
-    return await apiFetch<UserPreferences>('/api/user-preferences');
+    return await api(preferencesContract.get);
   } catch (error) {
-    // Spec 8 names this failure; the status stays available on the error for callers that care.
-    if (error instanceof ApiError) throw new ApiError(error.status, 'Failed to fetch user preferences');
+    // Spec 8 names this failure; the HTTP error stays on as the cause.
     throw new Error('Failed to fetch user preferences', { cause: error });
   }
 }
 
+export const getPreferencesQueryKey = () => ['user-preferences'] as const;
+
 export function getPreferencesQueryOptions() {
-  return queryOptions({ queryKey: preferenceKeys.all, queryFn: getPreferences });
+  return queryOptions({ queryKey: getPreferencesQueryKey(), queryFn: getPreferences });
 }
 
 export function usePreferences() {

@@ -7,7 +7,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { usePreferences } from '@/features/settings/api/get-preferences';
 import { PreferenceSwitch } from '@/features/settings/components/preference-switch';
-import { getErrorMessage } from '@/lib/api-client';
+import { getErrorMessage } from '@/lib/api';
 
 /** Settings → Privacy: the three confirmation and sharing flags, and the policy. */
 export function PrivacySettings() {

@@ -1,23 +1,24 @@
-import type { Thought } from '@haven/contracts/thoughts';
+import { thoughtsContract, type Thought } from '@haven/contracts/thoughts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { ApiError, apiFetch } from '@/lib/api-client';
-import { thoughtKeys } from '@/lib/thought-keys';
+import { thoughtsQueryKey } from '@/features/thoughts/api/query-keys';
+import { api } from '@/lib/api';
 
-/** GET /api/thoughts?date=yyyy-MM-dd&t=: the thoughts of one local day, newest first. */
+/** The thoughts of one local day (`yyyy-MM-dd`), fetched past any cache. */
 export async function getThoughtsByDay(date: string): Promise<Thought[]> {
   try {
-    return await apiFetch<Thought[]>('/api/thoughts', { query: { date }, noCache: true });
+    return await api(thoughtsContract.byDay, { query: { date }, noCache: true });
   } catch (error) {
-    // Spec 8 names this failure; the status stays on the error for callers that care.
-    if (error instanceof ApiError) throw new ApiError(error.status, 'Failed to fetch thoughts', error.body);
+    // Spec 8 names this failure; the HTTP error stays on as the cause.
     throw new Error('Failed to fetch thoughts', { cause: error });
   }
 }
 
+export const getThoughtsByDayQueryKey = (date: string) => [...thoughtsQueryKey, 'day', date] as const;
+
 export function getThoughtsByDayQueryOptions(date: string) {
   return queryOptions({
-    queryKey: thoughtKeys.day(date),
+    queryKey: getThoughtsByDayQueryKey(date),
     queryFn: () => getThoughtsByDay(date),
     // Spec 7: the thoughts list has zero staleness.
     staleTime: 0,

@@ -1,25 +1,24 @@
-import type { Thought } from '@haven/contracts/thoughts';
+import { thoughtsContract, type Thought } from '@haven/contracts/thoughts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { ApiError, apiFetch } from '@/lib/api-client';
-import { thoughtKeys } from '@/lib/thought-keys';
+import { thoughtsQueryKey } from '@/features/thoughts/api/query-keys';
+import { api } from '@/lib/api';
 
-/** GET /api/thoughts/range?startDate=&endDate=&t=: thoughts of the inclusive day range, oldest first. */
+/** The thoughts of an inclusive day range, as the timeline's month view asks (`startDate`/`endDate`). */
 export async function getThoughtsRange(startDate: string, endDate: string): Promise<Thought[]> {
   try {
-    return await apiFetch<Thought[]>('/api/thoughts/range', {
-      query: { startDate, endDate },
-      noCache: true,
-    });
+    return await api(thoughtsContract.range, { query: { startDate, endDate }, noCache: true });
   } catch (error) {
-    if (error instanceof ApiError) throw new ApiError(error.status, 'Failed to fetch month data', error.body);
     throw new Error('Failed to fetch month data', { cause: error });
   }
 }
 
+export const getThoughtsRangeQueryKey = (startDate: string, endDate: string) =>
+  [...thoughtsQueryKey, 'range', startDate, endDate] as const;
+
 export function getThoughtsRangeQueryOptions(startDate: string, endDate: string) {
   return queryOptions({
-    queryKey: thoughtKeys.range(startDate, endDate),
+    queryKey: getThoughtsRangeQueryKey(startDate, endDate),
     queryFn: () => getThoughtsRange(startDate, endDate),
     staleTime: 0,
   });

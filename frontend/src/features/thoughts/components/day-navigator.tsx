@@ -1,7 +1,7 @@
 import { ChevronDown, ChevronLeft, ChevronRight } from 'lucide-react';
 
 import { Button } from '@/components/ui/button';
-import { parseYmd } from '@/features/thoughts/lib/local-day';
+import { parseYmd } from '@/lib/local-day';
 import { formatLongDate } from '@/lib/format-date';
 import { cn } from '@/lib/utils';
 

@@ -5,7 +5,7 @@ import { ErrorAlert } from '@/components/ui/error-alert';
 import { ThoughtCard } from '@/components/thoughts/thought-card';
 import { ThoughtListPlaceholder } from '@/components/thoughts/thought-list-placeholder';
 import { useThoughtsByDay } from '@/features/thoughts/api/get-thoughts-by-day';
-import { dayListHeading } from '@/features/thoughts/lib/local-day';
+import { dayListHeading } from '@/lib/local-day';
 
 interface DayThoughtsProps {
   date: string;

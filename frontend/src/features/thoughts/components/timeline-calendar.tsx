@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Calendar } from '@/components/ui/calendar';
 import { monthGrid } from '@/components/ui/calendar-days';
 import { useThoughtsRange } from '@/features/thoughts/api/get-thoughts-range';
-import { parseYmd } from '@/features/thoughts/lib/local-day';
+import { parseYmd } from '@/lib/local-day';
 import { formatYmd } from '@/lib/format-date';
 
 interface TimelineCalendarProps {

@@ -1,11 +1,11 @@
 import type { Thought } from '@haven/contracts/thoughts';
 import { useId, useState } from 'react';
 
-import { EditThoughtDialog } from '@/components/thoughts/edit-thought-dialog';
+import { EditThoughtDialog } from '@/features/thoughts/components/edit-thought-dialog';
 import { DayNavigator } from '@/features/thoughts/components/day-navigator';
 import { DayThoughts } from '@/features/thoughts/components/day-thoughts';
 import { TimelineCalendar } from '@/features/thoughts/components/timeline-calendar';
-import { shiftYmd } from '@/features/thoughts/lib/local-day';
+import { shiftYmd } from '@/lib/local-day';
 
 interface TimelineProps {
   /** The selected day, `yyyy-MM-dd`. */

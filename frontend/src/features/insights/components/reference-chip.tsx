@@ -1,0 +1,62 @@
+import type { Thought } from '@haven/contracts/thoughts';
+import { displayCategory } from '@haven/contracts/common';
+import { useState } from 'react';
+
+import { CATEGORY_LABELS } from '@/components/thoughts/thought-categories';
+import { formatLongDate } from '@/lib/format-date';
+import { Badge } from '@/components/ui/badge';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { cn } from '@/lib/utils';
+
+/** '#n' citing a thought: opens it; dimmed and inert when the thought cannot be resolved. */
+export function ReferenceChip({ n, thought }: { n: number; thought: Thought | undefined }) {
+  const [open, setOpen] = useState(false);
+  const chip =
+    'inline-flex h-6 min-w-7 items-center justify-center rounded-full px-2 text-xs font-semibold align-middle';
+  if (!thought) {
+    return (
+      <span
+        aria-disabled="true"
+        title="This thought is no longer available"
+        className={cn(chip, 'bg-muted text-muted-foreground opacity-50')}
+      >
+        #{n}
+      </span>
+    );
+  }
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        aria-label={`Open cited thought #${n}`}
+        className={cn(
+          chip,
+          'bg-accent/15 text-accent hover:bg-accent/25 focus-visible:ring-2 focus-visible:ring-ring outline-none',
+        )}
+      >
+        #{n}
+      </button>
+      <Dialog open={open} onOpenChange={setOpen}>
+        <DialogContent showCloseButton>
+          <DialogHeader>
+            <DialogTitle>Thought #{n}</DialogTitle>
+            <DialogDescription>
+              {formatLongDate(new Date(thought.date))} · {CATEGORY_LABELS[displayCategory(thought.category)]}
+            </DialogDescription>
+          </DialogHeader>
+          <p className="whitespace-pre-wrap break-words text-sm leading-relaxed">{thought.content}</p>
+          {thought.tags.length > 0 && (
+            <div className="flex flex-wrap gap-1.5">
+              {thought.tags.map((tag) => (
+                <Badge key={tag} variant="secondary">
+                  #{tag}
+                </Badge>
+              ))}
+            </div>
+          )}
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}

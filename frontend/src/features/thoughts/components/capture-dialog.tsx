@@ -1,0 +1,29 @@
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { CaptureForm } from '@/features/thoughts/components/capture-form';
+import type { StartChat } from '@/features/thoughts/hooks/use-submit-capture';
+
+export interface CaptureDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** What a chat-type entry does: the assistant's create-conversation mutation, passed in by the app. */
+  startChat: StartChat;
+}
+
+/**
+ * The thought-capture dialog opened by the add-thought button: voice (default) or keyboard input,
+ * a category, and a submit button that reads 'Save Thought' or 'Start Chat' by the content.
+ */
+export function CaptureDialog({ open, onOpenChange, startChat }: CaptureDialogProps) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>New Thought</DialogTitle>
+          <DialogDescription>Speak or type what&apos;s on your mind.</DialogDescription>
+        </DialogHeader>
+        {/* Only rendered while open: each opening starts a fresh form and recording. */}
+        <CaptureForm onDone={() => onOpenChange(false)} startChat={startChat} />
+      </DialogContent>
+    </Dialog>
+  );
+}

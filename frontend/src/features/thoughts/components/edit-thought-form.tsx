@@ -1,0 +1,137 @@
+import { MAX_CONTENT_LENGTH, type Thought } from '@haven/contracts/thoughts';
+import { Trash2 } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+
+import { useDeleteThought } from '@/features/thoughts/api/delete-thought';
+import { useUpdateThought } from '@/features/thoughts/api/update-thought';
+import { TagEditor } from '@/features/thoughts/components/tag-editor';
+import { CATEGORY_OPTIONS } from '@/components/thoughts/thought-categories';
+import { changesOf, draftOf, type ThoughtDraft } from '@/features/thoughts/lib/thought-changes';
+import { formatShortDay, formatTimeOfDay } from '@/components/thoughts/thought-format';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { DialogClose, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { PendingButton } from '@/components/ui/pending-button';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { Textarea } from '@/components/ui/textarea';
+import { toast } from '@/hooks/use-toast';
+import { getErrorMessage } from '@/lib/api';
+
+interface EditThoughtFormProps {
+  thought: Thought;
+  onClose: () => void;
+}
+
+/** Category, text and tags of one thought; Save sends only what changed, Delete asks first. */
+export function EditThoughtForm({ thought, onClose }: EditThoughtFormProps) {
+  const [draft, setDraft] = useState<ThoughtDraft>(() => draftOf(thought));
+  const [confirming, setConfirming] = useState(false);
+  const update = useUpdateThought({
+    mutationConfig: {
+      onSuccess: () => {
+        toast({ title: 'Thought updated', description: 'Your changes have been saved.' });
+        onClose();
+      },
+      onError: (error) =>
+        toast({
+          title: 'Failed to update thought',
+          description: getErrorMessage(error),
+          variant: 'destructive',
+        }),
+    },
+  });
+  const remove = useDeleteThought({
+    mutationConfig: {
+      onSuccess: () => {
+        toast({ title: 'Thought deleted', description: 'Your thought has been permanently removed.' });
+        onClose();
+      },
+      onError: (error) =>
+        toast({
+          title: 'Failed to delete thought',
+          description: getErrorMessage(error),
+          variant: 'destructive',
+        }),
+    },
+  });
+  const busy = update.isPending || remove.isPending;
+  const blank = draft.content.trim() === '';
+
+  function save(event: FormEvent) {
+    event.preventDefault();
+    if (blank || busy) return;
+    const changes = changesOf(thought, draft);
+    if (changes) update.mutate({ id: thought.id, changes });
+    else onClose();
+  }
+
+  return (
+    <form onSubmit={save} className="flex flex-col gap-4">
+      <DialogHeader>
+        <DialogTitle>Edit Thought</DialogTitle>
+        <DialogDescription>
+          {formatShortDay(thought.localDate)} at {formatTimeOfDay(thought.date)}
+        </DialogDescription>
+      </DialogHeader>
+
+      <Tabs
+        value={draft.category}
+        onValueChange={(value) => setDraft((d) => ({ ...d, category: value as ThoughtDraft['category'] }))}
+        className="gap-2"
+      >
+        <TabsList aria-label="Category">
+          {CATEGORY_OPTIONS.map((option) => (
+            <TabsTrigger key={option.value} value={option.value} disabled={busy} className="px-2">
+              {option.label}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        {CATEGORY_OPTIONS.map((option) => (
+          <TabsContent key={option.value} value={option.value}>
+            <p className="px-1 text-sm text-muted-foreground">{option.description}</p>
+          </TabsContent>
+        ))}
+      </Tabs>
+
+      <Textarea
+        value={draft.content}
+        onChange={(event) => setDraft((d) => ({ ...d, content: event.target.value }))}
+        aria-label="Edit your thought..."
+        placeholder="Edit your thought..."
+        rows={5}
+        maxLength={MAX_CONTENT_LENGTH}
+        disabled={busy}
+      />
+
+      <TagEditor tags={draft.tags} onChange={(tags) => setDraft((d) => ({ ...d, tags }))} disabled={busy} />
+
+      <div className="flex items-center gap-2 pt-1">
+        <Button
+          variant="ghost"
+          onClick={() => setConfirming(true)}
+          disabled={busy}
+          className="-ml-2 px-2 text-destructive hover:bg-destructive/10 hover:text-destructive dark:text-red-400"
+        >
+          <Trash2 aria-hidden="true" />
+          {remove.isPending ? 'Deleting...' : 'Delete'}
+        </Button>
+        <DialogClose className="ml-auto" disabled={busy}>
+          Cancel
+        </DialogClose>
+        <PendingButton type="submit" pending={update.isPending} disabled={blank || remove.isPending}>
+          {update.isPending ? 'Saving...' : 'Save Changes'}
+        </PendingButton>
+      </div>
+
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Are you sure you want to delete this thought?"
+        description="This action cannot be undone. This thought will be permanently deleted from your records."
+        confirmLabel="Delete"
+        destructive
+        onConfirm={() => remove.mutate(thought.id)}
+      />
+    </form>
+  );
+}

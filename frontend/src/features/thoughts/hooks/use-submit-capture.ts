@@ -1,0 +1,123 @@
+import type { UseMutationResult } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+
+import type { assistantContract, Conversation } from '@haven/contracts/assistant';
+import type { CaptureCategory } from '@haven/contracts/common';
+import { titleFromText } from '@haven/contracts/conversation-rules';
+import { paths } from '@/config/paths';
+import { useCreateThought } from '@/features/thoughts/api/create-thought';
+import { getErrorMessage, type ApiBody } from '@/lib/api';
+import { blobToDataUrl } from '@/features/thoughts/lib/blob-to-data-url';
+import { MAX_AUDIO_BYTES } from '@/features/thoughts/lib/capture-constants';
+import { toast } from '@/hooks/use-toast';
+
+/**
+ * Starts a conversation with a chat-type entry. Conversations belong to the assistant feature, so
+ * the app passes its create-conversation mutation in (features do not import each other).
+ */
+export type StartChat = Pick<
+  UseMutationResult<Conversation, Error, ApiBody<typeof assistantContract.create>>,
+  'mutate' | 'isPending'
+>;
+
+export interface CaptureSubmission {
+  text: string;
+  category: CaptureCategory;
+  /** Captured in voice mode: the recording goes along when there is one. */
+  isVoice: boolean;
+  collectAudio: () => Promise<Blob | null>;
+  /** 'chat' starts a conversation with the assistant instead of saving a thought. */
+  type: 'thought' | 'chat';
+}
+
+function toastEmptyContent(): void {
+  toast({
+    title: 'Empty content',
+    description: 'Please say or enter some text before submitting',
+    variant: 'destructive',
+  });
+}
+
+/** The recording as a data URL; undefined when it is over the 10 MB limit or unreadable. */
+async function toAudioData(blob: Blob): Promise<string | undefined> {
+  if (blob.size > MAX_AUDIO_BYTES) return undefined;
+  return blobToDataUrl(blob).catch(() => undefined);
+}
+
+/**
+ * Saves the captured entry as a thought, or, for a chat entry, starts a conversation with it and
+ * opens that conversation. Empty text is refused unless a recording goes along (the
+ * server then transcribes it); a voice entry without a recording is still saved, with a warning.
+ */
+export function useSubmitCapture({ onSaved, startChat }: { onSaved: () => void; startChat: StartChat }) {
+  const createThought = useCreateThought({
+    mutationConfig: {
+      onSuccess: () =>
+        toast({ title: 'Thought saved', description: 'Your thought has been encrypted and saved.' }),
+      onError: (error) =>
+        toast({
+          title: 'Submission error',
+          description: getErrorMessage(error, 'Failed to save your thought. Please try again.'),
+          variant: 'destructive',
+        }),
+    },
+  });
+  const navigate = useNavigate();
+  const [preparing, setPreparing] = useState(false);
+
+  async function submit({ text, category, isVoice, collectAudio, type }: CaptureSubmission) {
+    const content = text.trim();
+    if (!content && !isVoice) return toastEmptyContent();
+    setPreparing(true);
+    try {
+      const recording = isVoice ? await collectAudio() : null;
+      const audioData = recording ? await toAudioData(recording) : undefined;
+      if (!content && !audioData) return toastEmptyContent();
+      if (isVoice && !recording)
+        toast({ title: 'Audio recording issue', description: 'No audio was captured' });
+      const now = new Date();
+      if (type === 'chat' && content) {
+        startChat.mutate(
+          {
+            title: titleFromText(content),
+            content,
+            isVoice,
+            audioData,
+            clientDate: now.toISOString(),
+            timezoneOffset: now.getTimezoneOffset(),
+          },
+          {
+            onSuccess: (conversation) => {
+              toast({ title: 'Conversation started' });
+              onSaved();
+              navigate(paths.conversation.getHref(conversation.id));
+            },
+            onError: (error) =>
+              toast({
+                title: 'Submission error',
+                description: getErrorMessage(error, 'Failed to create conversation'),
+                variant: 'destructive',
+              }),
+          },
+        );
+        return;
+      }
+      createThought.mutate(
+        {
+          content,
+          category,
+          isVoice,
+          audioData,
+          clientDate: now.toISOString(),
+          timezoneOffset: now.getTimezoneOffset(),
+        },
+        { onSuccess: onSaved },
+      );
+    } finally {
+      setPreparing(false);
+    }
+  }
+
+  return { submit, saving: preparing || createThought.isPending || startChat.isPending };
+}
