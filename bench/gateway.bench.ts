@@ -1,34 +1,171 @@
-import { SESSION_COOKIE } from '@haven/contracts/routes';
-import { authService } from '@haven/auth/service';
-import { internalHeaders, startTestService } from '@haven/kit/testing';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { preferencesContract } from '@haven/contracts/preferences';
+import {
+  CLIENT_IP_HEADER,
+  IDENTITY_HEADERS,
+  INTERNAL_TOKEN_HEADER,
+  REQUEST_ID_HEADER,
+  SESSION_COOKIE,
+} from '@haven/contracts/routes';
+import type { Config } from '@haven/kit/config';
+import { healthRouter } from '@haven/kit/health';
+import { createServiceApp, implement } from '@haven/kit/http';
+import { createInternalTokenSigner } from '@haven/kit/internal-auth';
+import { createLogger } from '@haven/kit/logger';
+import { connectRedis, createRedis } from '@haven/kit/redis';
+import { createSessionStore } from '@haven/kit/sessions';
+import { internalHeaders, testConfig } from '@haven/kit/testing';
 import { startTestGateway } from '@haven/gateway/testing';
-import { load, printTable } from './lib';
+import { load, printTable, ratio, type LoadResult } from './lib';
 
-/** A trivial authenticated GET through the gateway versus the same call straight to the service. */
-export async function benchGateway(): Promise<void> {
-  const auth = await startTestService(authService, { LOG_LEVEL: 'warn' });
-  const gateway = await startTestGateway(auth.config, { auth: auth.url }, auth.url);
-  try {
-    const { token } = await auth.deps.sessions.create(1);
-    const path = '/api/user-preferences';
-    // Warm both paths (JIT, connection pools, the preferences row).
-    await load('warm-up', gateway.url + path, {
-      headers: { cookie: `${SESSION_COOKIE}=${token}` },
-      seconds: 2,
-    });
-    const direct = await load('direct to auth service', auth.url + path, {
-      headers: internalHeaders(auth.config, 1),
-    });
-    const viaGateway = await load('through the gateway', gateway.url + path, {
-      headers: { cookie: `${SESSION_COOKIE}=${token}` },
-    });
-    printTable(`GET ${path} (16 connections, 8 s each)`, [direct, viaGateway]);
-    console.log(
-      `  gateway overhead: throughput ×${(viaGateway.requestsPerSecond / direct.requestsPerSecond).toFixed(2)}, ` +
-        `p50 +${(viaGateway.p50 - direct.p50).toFixed(1)} ms, p99 +${(viaGateway.p99 - direct.p99).toFixed(1)} ms`,
+const PATH = '/api/user-preferences';
+const USER_ID = 1;
+
+async function listen(server: http.Server): Promise<string> {
+  server.listen(0, '127.0.0.1');
+  server.keepAliveTimeout = 65_000;
+  await once(server, 'listening');
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/**
+ * The service behind: the kit's service app (request ids, internal-token check, JSON parsing, the
+ * contract's caller and user checks) answering the preferences GET from memory, so the benchmark
+ * measures the hops and not a database, and does not need the auth service to build.
+ */
+export async function startStandInService(config: Config): Promise<{ url: string; server: http.Server }> {
+  const updatedAt = new Date().toISOString();
+  const app = createServiceApp({
+    name: 'auth',
+    log: createLogger({ name: 'auth', level: 'silent' }),
+    internalSecret: config.INTERNAL_SECRET,
+    health: healthRouter('auth', {}),
+    routes: [
+      implement(
+        { get: preferencesContract.get },
+        {
+          get: () => ({
+            askBeforeCalendarEvents: true,
+            askBeforeEmails: true,
+            includeThoughtContent: true,
+            updatedAt,
+          }),
+        },
+      ),
+    ],
+    checkAnswers: false,
+  });
+  const server = http.createServer(app);
+  return { url: await listen(server), server };
+}
+
+/**
+ * The floor: the least a gateway can do with node:http, in the same process. It strips client
+ * identity headers and adds the same internal token, client address and request id, but checks no
+ * session and sets no security headers.
+ */
+export async function startFloorProxy(
+  config: Config,
+  target: string,
+): Promise<{ url: string; server: http.Server }> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const tokenFor = createInternalTokenSigner(config.INTERNAL_SECRET, 'gateway');
+  const { hostname, port } = new URL(target);
+  const server = http.createServer((req, res) => {
+    const headers = { ...req.headers };
+    for (const name of IDENTITY_HEADERS) delete headers[name];
+    headers[INTERNAL_TOKEN_HEADER] = tokenFor('auth', USER_ID);
+    headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? '';
+    headers[REQUEST_ID_HEADER] = randomUUID();
+    const upstream = http.request(
+      { hostname, port, method: req.method, path: req.url, headers, agent },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
     );
+    upstream.on('error', () => {
+      if (!res.headersSent) res.writeHead(502).end();
+      else res.destroy();
+    });
+    req.pipe(upstream);
+  });
+  return { url: await listen(server), server };
+}
+
+/** The three ways to the same answer, in one process: straight, through the floor, through the gateway. */
+export async function startGatewayBenchStack() {
+  const config = testConfig({ NODE_ENV: 'production' });
+  const service = await startStandInService(config);
+  const floor = await startFloorProxy(config, service.url);
+  const gateway = await startTestGateway(config, { auth: service.url }, service.url);
+  const redis = createRedis(config.REDIS_URL);
+  await connectRedis(redis, config.REDIS_URL);
+  const sessions = createSessionStore(redis, { prefix: config.REDIS_PREFIX, jwtSecret: config.JWT_SECRET! });
+  const { token, sessionId } = await sessions.create(USER_ID);
+  return {
+    config,
+    urls: { direct: service.url, floor: floor.url, gateway: gateway.url },
+    headers: {
+      direct: internalHeaders(config, USER_ID, 'auth'),
+      floor: {},
+      gateway: { cookie: `${SESSION_COOKIE}=${token}` },
+    },
+    async close() {
+      await sessions.revoke(sessionId);
+      redis.disconnect();
+      await gateway.close();
+      for (const s of [floor.server, service.server]) {
+        s.closeAllConnections();
+        s.close();
+      }
+    },
+  };
+}
+
+type Case = 'direct' | 'floor' | 'gateway';
+const LABELS: Record<Case, string> = {
+  direct: 'direct to the service',
+  floor: 'bare node:http proxy (floor)',
+  gateway: 'through the gateway',
+};
+
+/**
+ * A trivial authenticated GET straight to the service, through a bare node:http pass-through proxy
+ * (the floor any gateway in this process can reach) and through the real gateway, in one run.
+ * `only` loads one case (for `node --cpu-prof`).
+ */
+export async function benchGateway(options: { seconds?: number; only?: Case } = {}): Promise<void> {
+  const stack = await startGatewayBenchStack();
+  const seconds = options.seconds ?? 8;
+  const cases: Case[] = options.only ? [options.only] : ['direct', 'floor', 'gateway'];
+  try {
+    const results = {} as Record<Case, LoadResult>;
+    for (const c of cases) {
+      const target = stack.urls[c] + PATH;
+      // Warm each path (JIT, connection pools, token caches).
+      await load('warm-up', target, { headers: stack.headers[c], seconds: 2 });
+      results[c] = await load(LABELS[c], target, { headers: stack.headers[c], seconds });
+    }
+    printTable(
+      `GET ${PATH} (16 connections, ${seconds} s each)`,
+      cases.map((c) => results[c]),
+    );
+    if (results.direct && results.floor && results.gateway) {
+      console.log(`  floor/direct ×${ratio(results.floor, results.direct)}`);
+      console.log(
+        `  gateway/floor ×${ratio(results.gateway, results.floor)}, ` +
+          `gateway/direct ×${ratio(results.gateway, results.direct)}, ` +
+          `p50 +${(results.gateway.p50 - results.direct.p50).toFixed(1)} ms, ` +
+          `p99 +${(results.gateway.p99 - results.direct.p99).toFixed(1)} ms over direct`,
+      );
+    }
+    const failed = cases.filter((c) => results[c].errors + results[c].non2xx > 0);
+    if (failed.length > 0) throw new Error(`Requests failed in: ${failed.join(', ')}`);
   } finally {
-    await gateway.close();
-    await auth.stop();
+    await stack.close();
   }
 }

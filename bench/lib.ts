@@ -58,6 +58,11 @@ export async function load(
   };
 }
 
+/** `a`'s throughput as a multiple of `b`'s, two decimals. */
+export function ratio(a: LoadResult, b: LoadResult): string {
+  return (a.requestsPerSecond / b.requestsPerSecond).toFixed(2);
+}
+
 export function printTable(title: string, rows: LoadResult[]): void {
   console.log(`\n${title}`);
   console.log(

@@ -4,7 +4,9 @@
  * REDIS_URL (default 127.0.0.1:6379).
  */
 import os from 'node:os';
+import { benchAssistant } from './assistant.bench';
 import { benchGateway } from './gateway.bench';
+import { benchInsights } from './insights.bench';
 import { benchThoughts } from './thoughts.bench';
 
 console.log(
@@ -12,3 +14,5 @@ console.log(
 );
 await benchGateway();
 await benchThoughts();
+await benchInsights();
+await benchAssistant();

@@ -1,9 +1,9 @@
-import { SESSION_COOKIE } from '@haven/contracts/routes';
 import { startTestGateway } from '@haven/gateway/testing';
-import { startTestService } from '@haven/kit/testing';
+import { sessionCookie, startTestService } from '@haven/kit/testing';
 import { thoughtsService } from '@haven/thoughts/service';
 import { thoughts } from '@haven/thoughts/db/schema';
 import { contentContext } from '@haven/thoughts/domain/present';
+import { createTagSealer } from '@haven/thoughts/domain/tags';
 import { load, printTable } from './lib';
 
 const USER = 1;
@@ -24,9 +24,10 @@ const TAGS = [
 
 /** One user with 10,000 thoughts over three years: day, month, all and create through the gateway. */
 export async function benchThoughts(): Promise<void> {
-  const svc = await startTestService(thoughtsService, { LOG_LEVEL: 'warn' });
+  const svc = await startTestService(thoughtsService, { LOG_LEVEL: 'warn', NODE_ENV: 'production' });
   const gateway = await startTestGateway(svc.config, { thoughts: svc.url }, svc.url);
   try {
+    const tagSealer = createTagSealer(svc.deps.cipher, svc.config.DATA_ENCRYPTION_KEY);
     const end = Date.UTC(2025, 11, 31);
     const rows = Array.from({ length: COUNT }, (_, i) => {
       const date = new Date(end - Math.floor((i / COUNT) * DAYS * 86_400_000) - (i % 7) * 3_600_000);
@@ -35,7 +36,7 @@ export async function benchThoughts(): Promise<void> {
         userId: USER,
         contentEnc: svc.deps.cipher.encrypt(text, contentContext(USER)),
         category: (['personal', 'professional', 'creative'] as const)[i % 3],
-        tags: [TAGS[i % TAGS.length]!, TAGS[(i * 7) % TAGS.length]!],
+        ...tagSealer.seal(USER, [TAGS[i % TAGS.length]!, TAGS[(i * 7) % TAGS.length]!]),
         date,
         localDate: date.toISOString().slice(0, 10),
       };
@@ -43,8 +44,7 @@ export async function benchThoughts(): Promise<void> {
     for (let i = 0; i < rows.length; i += 500)
       await svc.deps.db.insert(thoughts).values(rows.slice(i, i + 500));
 
-    const { token } = await svc.deps.sessions.create(USER);
-    const headers = { cookie: `${SESSION_COOKIE}=${token}` };
+    const headers = { cookie: await sessionCookie(svc.config, USER) };
     // One user's screen asks one thing at a time.
     const opts = { headers, connections: 1, seconds: 6 };
     await load('warm-up', `${gateway.url}/api/thoughts/range?start=2025-06-01&end=2025-06-30`, {

@@ -13,7 +13,13 @@ import { openDatabase } from '@haven/kit/db';
 import { createLogger } from '@haven/kit/logger';
 import { freePort } from '@haven/kit/net';
 import { repoPath } from '@haven/kit/paths';
-import { onShutdown, startService, type RunningService, type ServiceDefinition } from '@haven/kit/service';
+import {
+  installProcessGuards,
+  onShutdown,
+  startService,
+  type RunningService,
+  type ServiceDefinition,
+} from '@haven/kit/service';
 import { startGateway } from '@haven/gateway/start';
 import { assistantService } from '@haven/assistant/service';
 import { authService } from '@haven/auth/service';
@@ -76,6 +82,9 @@ export async function startAllInOne(
   let port = options.port ?? (env.PORT ? Number(env.PORT) : 8080);
   if (port === 0) port = await freePort();
   env.APP_URL ||= `http://localhost:${port}`;
+  // The product, not a development server: answers are not re-checked against their schemas
+  // (the tests run with NODE_ENV=test, which checks them).
+  env.NODE_ENV ||= 'production';
   const config: Config = loadConfig(env);
   const log = createLogger({ name: 'haven', level: config.LOG_LEVEL });
 
@@ -89,19 +98,24 @@ export async function startAllInOne(
     await database?.close();
     await redis.stop();
   };
+  // Filled as the services start; internal calls read it when they are made, after start-up.
+  const urls = {} as Record<ServiceName, string>;
   try {
     for (const name of SERVICE_NAMES) {
-      services.push(
-        await startService(SERVICES[name], {
-          config,
-          database,
-          log: log.child({ service: name }),
-          port: 0,
-          host: '127.0.0.1',
-        }),
-      );
+      const def = SERVICES[name];
+      const running = await startService(def, {
+        // One process, but each service is handed only the secrets it may hold: JWT_SECRET goes to
+        // auth (and the gateway) alone, as it would in its own container.
+        config: def.requires?.includes('JWT_SECRET') ? config : { ...config, JWT_SECRET: undefined },
+        database,
+        log: log.child({ service: name }),
+        port: 0,
+        host: '127.0.0.1',
+        serviceUrls: () => urls,
+      });
+      services.push(running);
+      urls[name] = running.url;
     }
-    const urls = Object.fromEntries(services.map((s) => [s.name, s.url])) as Record<ServiceName, string>;
     const gateway = await startGateway({
       config,
       services: urls,
@@ -126,6 +140,7 @@ export async function startAllInOne(
 
 async function main() {
   try {
+    installProcessGuards(createLogger({ name: 'haven' }));
     const app = await startAllInOne();
     const shown = process.env.APP_URL ?? app.url.replace('127.0.0.1', 'localhost');
     process.stdout.write(`\n  Haven is running at ${shown}\n  (Ctrl-C stops it)\n\n`);

@@ -57,8 +57,11 @@ export async function ensureRedis(
       '127.0.0.1',
       '--dir',
       dir,
+      // Sessions and queued jobs live here: keep them across a restart (BullMQ's production advice).
       '--appendonly',
       'yes',
+      '--appendfsync',
+      'everysec',
       '--save',
       '',
       '--maxmemory-policy',

@@ -12,8 +12,9 @@ import { createSessionStore } from '@haven/kit/sessions';
 
 const root = path.join(import.meta.dirname, '..');
 
+/** Five processes each opening an embedded database take about 20 s together on two cores. */
 async function waitReady(url: string, child: ChildProcess, output: () => string) {
-  for (let i = 0; i < 150; i++) {
+  for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}: ${output()}`);
     try {
       if ((await fetch(url)).ok) return;
@@ -82,7 +83,7 @@ describe('distributed mode: each entry point as its own process', () => {
     const gateway = run('gateway', { ...urls, PORT: String(port) });
     gatewayUrl = `http://127.0.0.1:${port}`;
     await waitReady(`${gatewayUrl}/healthz`, gateway.child, gateway.output);
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await Promise.all(
