@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeFrom, linkFrom } from '../../../test/doubles/smtp-catcher';
 import { outgoingMail, passwordResets, pendingVerifications, users } from '../src/db/schema';
 import { until } from '@haven/kit/testing';
-import { deliverMail } from '../src/domain/mail';
+import { deliverMail, MAIL_CONTEXT } from '../src/domain/mail';
 import { APP_URL, startAuthStack } from './harness';
 
 let stack: Awaited<ReturnType<typeof startAuthStack>>;
@@ -106,13 +106,40 @@ describe('registration with an e-mailed code', () => {
     expect(sent.every((m) => m.messageEnc === null)).toBe(true);
   });
 
-  it('refuses a taken e-mail or username (any case) with 409 and a clear message', async () => {
+  it('answers a taken e-mail as a new one and tells its owner, at most once an hour', async () => {
     const { who } = await registered();
     const c = stack.client();
-    expect(await c.post('/api/request-verification', { ...someone(), email: who.email })).toMatchObject({
-      status: 409,
-      body: { message: 'An account with this email already exists' },
+    const since = Date.now();
+    const attempt = { ...someone(), email: who.email, isEmailVerified: false };
+    const answer = await c.post('/api/request-verification', attempt);
+    const fresh = await c.post('/api/request-verification', { ...someone(), isEmailVerified: false });
+    expect(answer).toMatchObject({ status: 200, body: fresh.body });
+    expect(answer.body).toEqual({ message: 'Verification code sent. Please check your email.' });
+    const notice = await stack.smtp.waitFor(who.email, {
+      since,
+      subject: /Someone tried to register with your e-mail/,
     });
+    expect(notice.text).toContain(`${APP_URL}/reset-password`);
+    // Asked again at once: the same answer, and no second notice.
+    const db = stack.auth.deps.db;
+    const toOwner = () => stack.smtp.messages.filter((m) => m.to.includes(who.email)).length;
+    const mailed = toOwner();
+    expect(await c.post('/api/register', attempt)).toMatchObject({ status: 200, body: answer.body });
+    await until(
+      async () => (await db.select().from(outgoingMail)).every((m) => m.sentAt !== null),
+      5000,
+      'mail queue drained',
+    );
+    expect(toOwner()).toBe(mailed);
+    // Nothing pending was stored for the taken address.
+    expect(
+      await db.select().from(pendingVerifications).where(eq(pendingVerifications.email, who.email)),
+    ).toEqual([]);
+  });
+
+  it('refuses a taken username (any case) with 409 and a clear message', async () => {
+    const { who } = await registered();
+    const c = stack.client();
     expect(
       await c.post('/api/request-verification', { ...someone(), username: who.username.toUpperCase() }),
     ).toMatchObject({
@@ -183,6 +210,30 @@ describe('registration with an e-mailed code', () => {
     );
   });
 
+  it('limits link tokens per token and per address, so bogus links never block a genuine one', async () => {
+    const who = someone();
+    const c = stack.client('192.0.2.30');
+    const since = Date.now();
+    await c.post('/api/request-verification', { ...who, isEmailVerified: false });
+    const link = new URL(linkFrom(await stack.smtp.waitFor(who.email, { since }), '/api/verify-email'));
+    // Fifteen bogus tokens from fifteen addresses, then one bogus token tried over and over.
+    for (let i = 0; i < 15; i++) {
+      const res = await stack.client(`198.51.100.${100 + i}`).get(`/api/verify-email?token=bogus${i}`);
+      expect(res.headers.get('location')).toBe(`${APP_URL}/verify-email?error=true&reason=invalid_token`);
+    }
+    const hammer = stack.client('198.51.100.200');
+    for (let i = 0; i < 5; i++) await hammer.get('/api/verify-email?token=same-bogus');
+    const limited = await hammer.get('/api/verify-email?token=same-bogus');
+    // The browser still lands on the SPA's page, with the reason, never on a JSON 429.
+    expect(limited.status).toBe(302);
+    expect(limited.headers.get('location')).toBe(`${APP_URL}/verify-email?error=true&reason=rate_limited`);
+    const posted = await hammer.post('/api/verify-email', { token: 'same-bogus' });
+    expect(posted.status).toBe(429);
+    // The genuine link still works.
+    const genuine = await c.get(link.pathname + link.search);
+    expect(genuine.headers.get('location')).toBe(`${APP_URL}/verify-email?success=true`);
+  });
+
   it('answers bad input with 400 naming the field, and writes nothing', async () => {
     const c = stack.client();
     const before = await stack.auth.deps.db.select().from(pendingVerifications);
@@ -248,15 +299,50 @@ describe('login and logout', () => {
     expect((await replay.get('/api/user')).status).toBe(401);
   });
 
-  it('limits repeated failed logins for one account with 429 and a Retry-After', async () => {
+  it('stops a wrong-password streak from one address, and lets the owner in from another', async () => {
     const { who } = await registered();
-    const c = stack.client();
-    for (let i = 0; i < 10; i++)
-      expect((await c.post('/api/login', { email: who.email, password: 'nope nope' })).status).toBe(401);
-    const limited = await c.post('/api/login', { email: who.email, password: who.password });
+    const guesser = stack.client('198.51.100.7');
+    for (let i = 0; i < 5; i++)
+      expect((await guesser.post('/api/login', { email: who.email, password: 'nope nope' })).status).toBe(
+        401,
+      );
+    const limited = await guesser.post('/api/login', { email: who.email, password: who.password });
     expect(limited.status).toBe(429);
     expect(limited.body.message).toMatch(/^Too many attempts\. Please try again in \d+ minutes?\.$/);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The guesser's address is slowed for this account only, and the owner elsewhere is not at all.
+    expect((await stack.client('198.51.100.8').post('/api/login', who)).status).toBe(200);
+    const other = await registered();
+    expect((await guesser.post('/api/login', other.who)).status).toBe(200);
+  });
+
+  it('slows a guesser spread over many addresses, but not the owner on a device they signed in from', async () => {
+    const { who } = await registered();
+    const owner = stack.client('192.0.2.10');
+    expect((await owner.post('/api/login', who)).status).toBe(200);
+    expect(owner.device).toMatch(/^haven_device=/);
+    // Twenty wrong passwords from four addresses, each under its own limit.
+    for (let a = 0; a < 4; a++) {
+      const guesser = stack.client(`198.51.100.${20 + a}`);
+      for (let i = 0; i < 5; i++)
+        expect(
+          (await guesser.post('/api/login', { email: who.email, password: `guess ${a}.${i}` })).status,
+        ).toBe(401);
+    }
+    // Past the account's ceiling every new address must wait, even with the right password...
+    const fresh = await stack.client('198.51.100.99').post('/api/login', who);
+    expect(fresh.status).toBe(429);
+    expect(Number(fresh.headers.get('retry-after'))).toBeGreaterThan(0);
+    // ...while the owner's browser (its device cookie), from wherever it is now, gets in.
+    const travelling = stack.client('203.0.113.50');
+    travelling.device = owner.device;
+    expect((await travelling.post('/api/login', who)).status).toBe(200);
+    // A device cookie for another account proves nothing for this one.
+    const other = await registered();
+    const otherDevice = stack.client('203.0.113.51');
+    expect((await otherDevice.post('/api/login', other.who)).status).toBe(200);
+    expect(otherDevice.device).toMatch(/^haven_device=/);
+    expect((await otherDevice.post('/api/login', who)).status).toBe(429);
   });
 });
 
@@ -340,6 +426,36 @@ describe('the mail worker', () => {
     await deliver(row!.id);
     await deliver('no-such-mail');
     expect(sent).toEqual([]);
+  });
+
+  it('sends mail whose job was lost (Redis restarted empty) once it is two minutes overdue', async () => {
+    const { db, cipher } = stack.auth.deps;
+    const message = (to: string) =>
+      cipher.encrypt(
+        JSON.stringify({ to, subject: 'Lost job', text: 'hello', html: '<p>hello</p>' }),
+        MAIL_CONTEXT,
+      );
+    // Two mails stored without any job: one queued three minutes ago, one just now.
+    await db.insert(outgoingMail).values([
+      {
+        id: 'lost-old',
+        kind: 'test',
+        messageEnc: message('lost@example.com'),
+        createdAt: sql`now() - interval '3 minutes'`,
+      },
+      { id: 'lost-new', kind: 'test', messageEnc: message('recent@example.com') },
+    ]);
+    const since = Date.now();
+    expect(await stack.auth.reconcilers!.runOnce()).toBe(1);
+    await stack.smtp.waitFor('lost@example.com', { since, subject: /Lost job/ });
+    await until(
+      async () =>
+        (await db.select().from(outgoingMail).where(eq(outgoingMail.id, 'lost-old')))[0]!.sentAt !== null,
+    );
+    // Sent now, so the next round leaves it alone; the recent one is not overdue yet.
+    expect(await stack.auth.reconcilers!.runOnce()).toBe(0);
+    expect(stack.smtp.messages.filter((m) => m.to.includes('recent@example.com'))).toHaveLength(0);
+    await db.delete(outgoingMail).where(eq(outgoingMail.id, 'lost-new'));
   });
 });
 

@@ -1,6 +1,16 @@
 import { rateLimited, unavailable } from './errors';
 import type { Redis } from './redis';
 
+/** The 429 of every limit: 'Too many attempts. Please try again in N minutes.' with its Retry-After. */
+export function tooManyAttempts(retryAfterSeconds: number) {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  const minutes = Math.ceil(seconds / 60);
+  return rateLimited(
+    seconds,
+    `Too many attempts. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+  );
+}
+
 /** At most `limit` hits per `windowSeconds` for one key of one rule. */
 export interface RateRule {
   name: string;
@@ -38,13 +48,7 @@ export function createRateLimiter(redis: Redis, prefix: string) {
         const ttl = Number(results?.[i * 3 + 2]?.[1] ?? rule.windowSeconds);
         if (count > rule.limit) retryAfter = Math.max(retryAfter, ttl > 0 ? ttl : rule.windowSeconds);
       });
-      if (retryAfter > 0) {
-        const minutes = Math.ceil(retryAfter / 60);
-        throw rateLimited(
-          retryAfter,
-          `Too many attempts. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
-        );
-      }
+      if (retryAfter > 0) throw tooManyAttempts(retryAfter);
     },
 
     /** Forgets a key's count (e.g. failed logins after a successful one). */

@@ -9,10 +9,15 @@ import { SESSION_COOKIE } from '@haven/contracts/routes';
  * %-encoding is no session at all (a client's garbage must never become a 500).
  */
 export function sessionTokenFrom(cookieHeader: string | undefined): string | undefined {
+  return cookieFrom(cookieHeader, SESSION_COOKIE);
+}
+
+/** One cookie's value from a Cookie header; absent, or broken %-encoding, is undefined. */
+export function cookieFrom(cookieHeader: string | undefined, name: string): string | undefined {
   if (!cookieHeader) return undefined;
   for (const part of cookieHeader.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) {
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
       try {
         return decodeURIComponent(part.slice(eq + 1).trim());
       } catch {

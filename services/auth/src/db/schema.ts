@@ -74,6 +74,8 @@ export const outgoingMail = authSchema.table('outgoing_mail', {
   id: text('id').primaryKey(),
   kind: text('kind').notNull(),
   messageEnc: text('message_enc'),
+  /** For notices sent at most once an hour per address: an HMAC of the address, never the address. */
+  noticeKey: text('notice_key'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   sentAt: timestamp('sent_at', { withTimezone: true }),
 });

@@ -19,9 +19,15 @@ export async function queueMail(
   cipher: FieldCipher,
   kind: string,
   message: MailMessage,
+  noticeKey?: string,
 ): Promise<string> {
   const id = newEventId();
-  await insertMail(tx, { id, kind, messageEnc: cipher.encrypt(JSON.stringify(message), MAIL_CONTEXT) });
+  await insertMail(tx, {
+    id,
+    kind,
+    messageEnc: cipher.encrypt(JSON.stringify(message), MAIL_CONTEXT),
+    noticeKey,
+  });
   await emit('mail.send', { mailId: id });
   return id;
 }

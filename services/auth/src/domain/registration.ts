@@ -12,8 +12,9 @@ import {
   usernameHeldByOther,
   type PendingRow,
 } from '../db/verifications.repository';
-import { findAccountConflicts, insertUser } from '../db/users.repository';
-import { verificationMail } from '../mail/messages';
+import { noticeQueuedSince } from '../db/mail.repository';
+import { findAccountConflicts, findUserByEmail, insertUser } from '../db/users.repository';
+import { registrationAttemptMail, verificationMail } from '../mail/messages';
 import { appUrl, CODE_TTL_MINUTES, MAX_CODE_ATTEMPTS, presentUser, type AuthContext } from './context';
 import { queueMail } from './mail';
 import { hashCode, hashPassword, hashToken, newLinkToken, newVerificationCode, sameHash } from './secrets';
@@ -61,9 +62,13 @@ export async function requestVerification(
 ): Promise<{ message: string }> {
   const { email, username } = input;
   const taken = await findAccountConflicts(ctx.db, email, username);
-  if (taken.email) throw conflict(MESSAGES.emailTaken);
+  // Usernames are public, so a taken one may say so; whether an address has an account may not.
   if (taken.username) throw conflict(MESSAGES.usernameTaken);
   const passwordHash = await hashPassword(input.password);
+  if (taken.email) {
+    await noticeRegistrationAttempt(ctx, email);
+    return { message: MESSAGES.codeSent };
+  }
   const code = newVerificationCode();
   const link = newLinkToken();
   await ctx.uow.run(async (tx, emit) => {
@@ -80,6 +85,32 @@ export async function requestVerification(
     await mailCode(ctx, tx, emit, { email, username, name: input.name ?? null }, code, link.token);
   });
   return { message: MESSAGES.codeSent };
+}
+
+/** How often, at most, the owner of an address hears that someone tried to register with it. */
+const NOTICE_EVERY_MINUTES = 60;
+
+/**
+ * Someone registered with an address that has an account: the answer is the one a new address
+ * gets, and the owner is told by mail (at most once an hour, so the form cannot be used to flood
+ * them).
+ */
+async function noticeRegistrationAttempt(ctx: AuthContext, email: string): Promise<void> {
+  const noticeKey = hashCode(ctx.codeKey, email, 'registration-attempt');
+  await ctx.uow.run(async (tx, emit) => {
+    if (await noticeQueuedSince(tx, noticeKey, NOTICE_EVERY_MINUTES)) return;
+    const owner = await findUserByEmail(tx, email);
+    if (!owner) return;
+    const base = appUrl(ctx.config);
+    await queueMail(
+      tx,
+      emit,
+      ctx.cipher,
+      'registration-attempt',
+      registrationAttemptMail(email, owner.name ?? owner.username, `${base}/auth`, `${base}/reset-password`),
+      noticeKey,
+    );
+  });
 }
 
 /** Turns a pending registration into an account; a race with another account is a 409. */

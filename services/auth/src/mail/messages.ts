@@ -61,3 +61,31 @@ export function resetMail(to: string, name: string, link: string, minutes: numbe
     ),
   };
 }
+
+/**
+ * Sent instead of a code when someone registers with an address that already has an account: the
+ * registration form answers the same either way, so only the owner learns of it.
+ */
+export function registrationAttemptMail(
+  to: string,
+  name: string,
+  loginUrl: string,
+  resetUrl: string,
+): MailMessage {
+  const greeting = `Hi ${name},`;
+  return {
+    to,
+    subject: 'Someone tried to register with your e-mail',
+    text: `${greeting}\n\nSomeone just tried to create a Haven account with this e-mail address. You already have one, so nothing was created.\n\nLog in: ${loginUrl}\nForgot your password? ${resetUrl}\n\nIf it was not you, ignore this e-mail: your account is unchanged.\n`,
+    html: layout(
+      'Someone tried to register with your e-mail',
+      [
+        escape(greeting),
+        'Someone just tried to create a Haven account with this e-mail address. You already have one, so nothing was created.',
+        `Forgot your password? <a href="${escape(resetUrl)}">Reset it here</a>.`,
+        'If it was not you, ignore this e-mail: your account is unchanged.',
+      ],
+      { label: 'Log in to Haven', url: loginUrl },
+    ),
+  };
+}

@@ -2,28 +2,35 @@ import type { Request } from 'express';
 import { authContract } from '@haven/contracts/auth';
 import { CLIENT_IP_HEADER } from '@haven/contracts/routes';
 import type { Config } from '@haven/kit/config';
+import { AppError } from '@haven/kit/errors';
 import { implement, redirect, reply } from '@haven/kit/http';
 import type { RateLimiter, RateRule } from '@haven/kit/rate-limit';
 import type { Auth } from '../domain/auth';
 import { appUrl } from '../domain/context';
+import { cookieFrom } from '@haven/kit/sessions';
+import { DEVICE_COOKIE, type LoginThrottle } from '../domain/login-throttle';
 import { MESSAGES } from '../domain/registration';
-import { signIn, signOut } from './cookies';
+import { hashToken } from '../domain/secrets';
+import { rememberDevice, signIn, signOut } from './cookies';
 
 const MINUTE = 60;
 const ipOf = (req: Request) => String(req.headers[CLIENT_IP_HEADER] ?? req.socket.remoteAddress ?? 'unknown');
 
 /** Per-IP and per-account limits, so neither one address nor one target can be hammered. */
 const limits = {
-  login: (ip: string, email: string): RateRule[] => [
-    { name: 'login-ip', key: ip, limit: 30, windowSeconds: 15 * MINUTE },
-    { name: 'login-account', key: email, limit: 10, windowSeconds: 15 * MINUTE },
-  ],
+  /** One address's attempts on any accounts; failures per account are in `LoginThrottle`. */
+  login: (ip: string): RateRule[] => [{ name: 'login-ip', key: ip, limit: 30, windowSeconds: 15 * MINUTE }],
   register: (ip: string): RateRule[] => [
     { name: 'register-ip', key: ip, limit: 20, windowSeconds: 60 * MINUTE },
   ],
   verify: (ip: string, email: string): RateRule[] => [
     { name: 'verify-ip', key: ip, limit: 30, windowSeconds: 15 * MINUTE },
     { name: 'verify-account', key: email, limit: 15, windowSeconds: 15 * MINUTE },
+  ],
+  /** Per link token (its hash: one link tried too often) and per address, never one shared key. */
+  verifyLink: (ip: string, token: string): RateRule[] => [
+    { name: 'verify-ip', key: ip, limit: 30, windowSeconds: 15 * MINUTE },
+    { name: 'verify-link', key: hashToken(token), limit: 5, windowSeconds: 15 * MINUTE },
   ],
   resend: (ip: string, email: string): RateRule[] => [
     { name: 'resend-ip', key: ip, limit: 10, windowSeconds: 60 * MINUTE },
@@ -36,15 +43,25 @@ const limits = {
   reset: (ip: string): RateRule[] => [{ name: 'reset-ip', key: ip, limit: 20, windowSeconds: 15 * MINUTE }],
 };
 
-export function authRoutes(auth: Auth, limiter: RateLimiter, config: Config) {
+export function authRoutes(auth: Auth, limiter: RateLimiter, throttle: LoginThrottle, config: Config) {
   const { sessions } = auth;
   return implement(authContract, {
     currentUser: ({ userId }) => auth.currentUser(userId),
 
     login: async ({ body, req, res }) => {
-      await limiter.enforce(...limits.login(ipOf(req), body.email));
-      const user = await auth.checkCredentials(body.email, body.password);
-      await limiter.reset({ name: 'login-account', key: body.email });
+      const attempt = { email: body.email, address: ipOf(req) };
+      const deviceCookie = cookieFrom(req.headers.cookie, DEVICE_COOKIE);
+      await limiter.enforce(...limits.login(attempt.address));
+      await throttle.check({ ...attempt, device: throttle.knownDevice(deviceCookie, body.email) });
+      let user;
+      try {
+        user = await auth.checkCredentials(body.email, body.password);
+      } catch (err) {
+        if (err instanceof AppError && err.status === 401) await throttle.failed(attempt);
+        throw err;
+      }
+      await throttle.succeeded(attempt);
+      rememberDevice(res, config, throttle.deviceCookieAfterSignIn(deviceCookie, body.email));
       await signIn(res, config, sessions, user.id);
       return user;
     },
@@ -61,7 +78,7 @@ export function authRoutes(auth: Auth, limiter: RateLimiter, config: Config) {
 
     verifyEmail: async ({ body, req, res }) => {
       if ('token' in body) {
-        await limiter.enforce(...limits.verify(ipOf(req), 'link'));
+        await limiter.enforce(...limits.verifyLink(ipOf(req), body.token));
         const outcome = await auth.verifyWithLink(body.token);
         if (!outcome.ok) {
           return reply(400, {
@@ -81,7 +98,14 @@ export function authRoutes(auth: Auth, limiter: RateLimiter, config: Config) {
     verifyEmailLink: async ({ query, req }) => {
       const landing = `${appUrl(config)}/verify-email`;
       if (!query.token) return redirect(`${landing}?error=true&reason=invalid_token`);
-      await limiter.enforce(...limits.verify(ipOf(req), 'link'));
+      try {
+        await limiter.enforce(...limits.verifyLink(ipOf(req), query.token));
+      } catch (err) {
+        // A browser opened this link: it gets the SPA's page with a reason, never a JSON 429.
+        if (err instanceof AppError && err.status === 429)
+          return redirect(`${landing}?error=true&reason=rate_limited`);
+        throw err;
+      }
       const outcome = await auth.verifyWithLink(query.token);
       return redirect(
         outcome.ok ? `${landing}?success=true` : `${landing}?error=true&reason=${outcome.reason}`,

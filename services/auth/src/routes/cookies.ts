@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { SESSION_COOKIE } from '@haven/contracts/routes';
 import type { Config } from '@haven/kit/config';
 import { sessionTokenFrom, type SessionStore } from '@haven/kit/sessions';
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_MS } from '../domain/login-throttle';
 
 function cookieOptions(config: Config) {
   return {
@@ -21,6 +22,18 @@ export async function signIn(
 ): Promise<void> {
   const { token } = await sessions.create(userId);
   res.cookie(SESSION_COOKIE, token, { ...cookieOptions(config), maxAge: sessions.ttlSeconds * 1000 });
+}
+
+/**
+ * Keeps the proof that this browser signed in to these accounts (see `LoginThrottle`). Sent only
+ * to the login route.
+ */
+export function rememberDevice(res: Response, config: Config, value: string): void {
+  res.cookie(DEVICE_COOKIE, value, {
+    ...cookieOptions(config),
+    path: '/api/login',
+    maxAge: DEVICE_COOKIE_MAX_AGE_MS,
+  });
 }
 
 /** Revokes the session the request's cookie names (if any) and clears the cookie. */

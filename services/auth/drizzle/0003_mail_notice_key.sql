@@ -1,0 +1,1 @@
+ALTER TABLE "auth"."outgoing_mail" ADD COLUMN "notice_key" text;
