@@ -44,6 +44,8 @@ const seed: Array<[number, string, string, string[], boolean?]> = [
     ['work', 'planning'],
   ],
   [0, 'Idea: a short story told entirely through voicemails.', 'creative', ['ideas', 'writing'], true],
+  [0, 'I need to book a dentist appointment for Friday morning.', 'personal', ['health']],
+  [0, 'I should email Lee the launch notes tomorrow.', 'professional', ['work']],
   [1, 'Slept badly again. Less coffee after 2pm.', 'personal', ['sleep', 'health']],
   [2, 'Great call with the design team. Feeling energised about the roadmap.', 'professional', ['work']],
   [3, 'Long walk by the river; worries felt smaller afterwards.', 'personal', ['health', 'gratitude']],
@@ -72,6 +74,15 @@ type Shot = {
   init?: string;
   then?: (page: Page) => Promise<void>;
 };
+/** Waits for the insight of the day, then opens one of its suggestions' dialogs. */
+async function openSuggestion(page: Page, action: 'Add to Calendar' | 'Draft Email') {
+  await page.getByText('Generating insights…').waitFor({ state: 'detached', timeout: 20_000 });
+  const direct = page.getByRole('button', { name: action }).first();
+  if (!(await direct.isVisible())) await page.getByRole('button', { name: 'Take Action' }).first().click();
+  await page.getByRole('button', { name: action }).first().click();
+  await page.getByRole('dialog').waitFor();
+}
+
 const shots: Shot[] = [
   { name: 'welcome', path: '/welcome' },
   { name: 'auth-login', path: '/auth' },
@@ -157,6 +168,26 @@ const shots: Shot[] = [
     signedIn: true,
     then: (p) => p.getByRole('button', { name: 'Search' }).click(),
   },
+  {
+    name: 'insights',
+    path: '/home',
+    signedIn: true,
+    then: (p) => p.getByText('Generating insights…').waitFor({ state: 'detached', timeout: 20_000 }),
+  },
+  {
+    name: 'insights-event-dialog',
+    path: '/home',
+    signedIn: true,
+    then: (p) => openSuggestion(p, 'Add to Calendar'),
+  },
+  {
+    name: 'insights-email-dialog',
+    path: '/home',
+    signedIn: true,
+    then: (p) => openSuggestion(p, 'Draft Email'),
+  },
+  { name: 'assist', path: '/assist', signedIn: true },
+  { name: 'conversations', path: '/conversations', signedIn: true },
   {
     name: 'search-no-match',
     path: '/home',

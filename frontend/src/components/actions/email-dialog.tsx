@@ -1,21 +1,13 @@
 import { useState } from 'react';
 
 import { Button } from '@/components/ui/button';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api';
+import { ActionDialog } from './action-dialog';
 import { Field, selectClass } from './field';
-import { sendEmail, type OutgoingEmailInput } from './send-email';
+import { sendConfirmation, sendEmail, type OutgoingEmailInput } from './send-email';
 
 interface EmailDialogProps {
   open: boolean;
@@ -80,65 +72,52 @@ export function EmailDialog({ open, onOpenChange, prefill, confirm }: EmailDialo
   }
 
   return (
-    <>
-      <Dialog open={open} onOpenChange={onOpenChange}>
-        <DialogContent showCloseButton className="max-h-[90dvh] overflow-y-auto">
-          <DialogHeader>
-            <DialogTitle>Draft Email</DialogTitle>
-          </DialogHeader>
-          <div className="flex flex-col gap-3">
-            <Field label="To">
-              {(id) => <Input id={id} value={email.to} onChange={(e) => set({ to: e.target.value })} />}
-            </Field>
-            <Field label="Cc">
-              {(id) => <Input id={id} value={email.cc} onChange={(e) => set({ cc: e.target.value })} />}
-            </Field>
-            <Field label="Subject">
-              {(id) => (
-                <Input id={id} value={email.subject} onChange={(e) => set({ subject: e.target.value })} />
-              )}
-            </Field>
-            <Field label="Message">
-              {(id) => (
-                <Textarea
-                  id={id}
-                  rows={7}
-                  value={email.body}
-                  onChange={(e) => set({ body: e.target.value })}
-                />
-              )}
-            </Field>
-            <Field label="Priority">
-              {(id) => (
-                <select
-                  id={id}
-                  className={selectClass}
-                  value={email.priority}
-                  onChange={(e) => set({ priority: e.target.value as OutgoingEmailInput['priority'] })}
-                >
-                  <option value="low">Low</option>
-                  <option value="normal">Normal</option>
-                  <option value="high">High</option>
-                </select>
-              )}
-            </Field>
-          </div>
-          <DialogFooter className="flex-row justify-end">
-            <DialogClose>Cancel</DialogClose>
-            <Button onClick={submit} disabled={sending}>
-              {sending ? 'Sending...' : 'Send Email'}
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
-      <ConfirmDialog
-        open={asking}
-        onOpenChange={setAsking}
-        title="Send this email?"
-        description={`To ${email.to}: “${email.subject}”. It is sent from your mail account.`}
-        confirmLabel="Send"
-        onConfirm={() => void send()}
-      />
-    </>
+    <ActionDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Draft Email"
+      actions={
+        <>
+          <Button onClick={submit} disabled={sending}>
+            {sending ? 'Sending...' : 'Send Email'}
+          </Button>
+        </>
+      }
+      confirmation={{
+        asking,
+        onAskingChange: setAsking,
+        ...sendConfirmation(email),
+        onConfirm: () => void send(),
+      }}
+    >
+      <Field label="To">
+        {(id) => <Input id={id} value={email.to} onChange={(e) => set({ to: e.target.value })} />}
+      </Field>
+      <Field label="Cc">
+        {(id) => <Input id={id} value={email.cc} onChange={(e) => set({ cc: e.target.value })} />}
+      </Field>
+      <Field label="Subject">
+        {(id) => <Input id={id} value={email.subject} onChange={(e) => set({ subject: e.target.value })} />}
+      </Field>
+      <Field label="Message">
+        {(id) => (
+          <Textarea id={id} rows={7} value={email.body} onChange={(e) => set({ body: e.target.value })} />
+        )}
+      </Field>
+      <Field label="Priority">
+        {(id) => (
+          <select
+            id={id}
+            className={selectClass}
+            value={email.priority}
+            onChange={(e) => set({ priority: e.target.value as OutgoingEmailInput['priority'] })}
+          >
+            <option value="low">Low</option>
+            <option value="normal">Normal</option>
+            <option value="high">High</option>
+          </select>
+        )}
+      </Field>
+    </ActionDialog>
   );
 }

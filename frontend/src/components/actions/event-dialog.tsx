@@ -1,19 +1,11 @@
 import { useState } from 'react';
 
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/hooks/use-toast';
 import { formatYmd } from '@/lib/format-date';
+import { ActionDialog } from './action-dialog';
 import { Field, selectClass } from './field';
 import { scheduleEvent, type EventDraft } from './schedule-event';
 
@@ -115,104 +107,98 @@ export function EventDialog({ open, onOpenChange, prefill, confirm }: EventDialo
   }
 
   return (
-    <>
-      <Dialog open={open} onOpenChange={onOpenChange}>
-        <DialogContent showCloseButton className="max-h-[90dvh] overflow-y-auto">
-          <DialogHeader>
-            <DialogTitle>Add to Calendar</DialogTitle>
-          </DialogHeader>
-          <div className="flex flex-col gap-3">
-            <Field label="Title">
-              {(id) => <Input id={id} value={draft.title} onChange={(e) => set({ title: e.target.value })} />}
-            </Field>
-            <Field label="Description">
-              {(id) => (
-                <Textarea
-                  id={id}
-                  rows={3}
-                  value={draft.description}
-                  onChange={(e) => set({ description: e.target.value })}
-                />
-              )}
-            </Field>
-            <div className="grid grid-cols-2 gap-3">
-              <Field label="Start date">
-                {(id) => (
-                  <Input
-                    id={id}
-                    type="date"
-                    value={draft.start.date}
-                    onChange={(e) => set({ start: { ...draft.start, date: e.target.value } })}
-                  />
-                )}
-              </Field>
-              <Field label="Start time">
-                {(id) => (
-                  <TimeSelect
-                    id={id}
-                    value={draft.start.time}
-                    onChange={(time) => set({ start: { ...draft.start, time } })}
-                  />
-                )}
-              </Field>
-              <Field label="End date">
-                {(id) => (
-                  <Input
-                    id={id}
-                    type="date"
-                    value={draft.end.date}
-                    onChange={(e) => set({ end: { ...draft.end, date: e.target.value } })}
-                  />
-                )}
-              </Field>
-              <Field label="End time">
-                {(id) => (
-                  <TimeSelect
-                    id={id}
-                    value={draft.end.time}
-                    onChange={(time) => set({ end: { ...draft.end, time } })}
-                  />
-                )}
-              </Field>
-            </div>
-            <Field label="Location">
-              {(id) => (
-                <Input id={id} value={draft.location} onChange={(e) => set({ location: e.target.value })} />
-              )}
-            </Field>
-            <Field label="Reminder">
-              {(id) => (
-                <select
-                  id={id}
-                  className={selectClass}
-                  value={draft.reminderMinutes}
-                  onChange={(e) => set({ reminderMinutes: Number(e.target.value) })}
-                >
-                  {REMINDERS.map(([minutes, label]) => (
-                    <option key={minutes} value={minutes}>
-                      {label}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
-          </div>
-          <DialogFooter className="flex-row justify-end">
-            <DialogClose>Cancel</DialogClose>
-            <Button onClick={submit} disabled={saving}>
-              {saving ? 'Scheduling...' : 'Add to Calendar'}
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
-      <ConfirmDialog
-        open={asking}
-        onOpenChange={setAsking}
-        title="Create this event?"
-        description={`${draft.title} on ${draft.start.date} at ${draft.start.time}.`}
-        confirmLabel="Create Event"
-        onConfirm={() => void create()}
-      />
-    </>
+    <ActionDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Add to Calendar"
+      actions={
+        <>
+          <Button onClick={submit} disabled={saving}>
+            {saving ? 'Scheduling...' : 'Add to Calendar'}
+          </Button>
+        </>
+      }
+      confirmation={{
+        asking,
+        onAskingChange: setAsking,
+        title: 'Create this event?',
+        description: `${draft.title} on ${draft.start.date} at ${draft.start.time}.`,
+        confirmLabel: 'Create Event',
+        onConfirm: () => void create(),
+      }}
+    >
+      <Field label="Title">
+        {(id) => <Input id={id} value={draft.title} onChange={(e) => set({ title: e.target.value })} />}
+      </Field>
+      <Field label="Description">
+        {(id) => (
+          <Textarea
+            id={id}
+            rows={3}
+            value={draft.description}
+            onChange={(e) => set({ description: e.target.value })}
+          />
+        )}
+      </Field>
+      <div className="grid grid-cols-2 gap-3">
+        <Field label="Start date">
+          {(id) => (
+            <Input
+              id={id}
+              type="date"
+              value={draft.start.date}
+              onChange={(e) => set({ start: { ...draft.start, date: e.target.value } })}
+            />
+          )}
+        </Field>
+        <Field label="Start time">
+          {(id) => (
+            <TimeSelect
+              id={id}
+              value={draft.start.time}
+              onChange={(time) => set({ start: { ...draft.start, time } })}
+            />
+          )}
+        </Field>
+        <Field label="End date">
+          {(id) => (
+            <Input
+              id={id}
+              type="date"
+              value={draft.end.date}
+              onChange={(e) => set({ end: { ...draft.end, date: e.target.value } })}
+            />
+          )}
+        </Field>
+        <Field label="End time">
+          {(id) => (
+            <TimeSelect
+              id={id}
+              value={draft.end.time}
+              onChange={(time) => set({ end: { ...draft.end, time } })}
+            />
+          )}
+        </Field>
+      </div>
+      <Field label="Location">
+        {(id) => <Input id={id} value={draft.location} onChange={(e) => set({ location: e.target.value })} />}
+      </Field>
+      <Field label="Reminder">
+        {(id) => (
+          <select
+            id={id}
+            className={selectClass}
+            value={draft.reminderMinutes}
+            onChange={(e) => set({ reminderMinutes: Number(e.target.value) })}
+          >
+            {REMINDERS.map(([minutes, label]) => (
+              <option key={minutes} value={minutes}>
+                {label}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+    </ActionDialog>
   );
 }

@@ -9,3 +9,10 @@ export type OutgoingEmailInput = ApiBody<typeof mailContract.sendEmail>;
 export function sendEmail(email: OutgoingEmailInput, draft = false): Promise<SendAnswer> {
   return api(mailContract.sendEmail, { body: email, query: draft ? { draft: 'true' } : {} });
 }
+
+/** The question asked before an e-mail leaves (when the user's `askBeforeEmails` is on). */
+export const sendConfirmation = (email: { to: string; subject: string }) => ({
+  title: 'Send this email?',
+  description: `To ${email.to}: “${email.subject}”. It is sent from your mail account.`,
+  confirmLabel: 'Send',
+});

@@ -1,18 +1,10 @@
 import type { EmailDraft } from '@haven/contracts/conversation-rules';
 import { useState } from 'react';
 
+import { ActionDialog } from '@/components/actions/action-dialog';
 import { Field } from '@/components/actions/field';
-import { sendEmail } from '@/components/actions/send-email';
+import { sendConfirmation, sendEmail } from '@/components/actions/send-email';
 import { Button } from '@/components/ui/button';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/hooks/use-toast';
@@ -69,68 +61,54 @@ export function DraftEmailDialog({ draft, onClose, confirm }: DraftEmailDialogPr
   }
 
   return (
-    <>
-      <Dialog open={draft !== null} onOpenChange={(open) => !open && onClose()}>
-        <DialogContent showCloseButton className="max-h-[90dvh] overflow-y-auto">
-          <DialogHeader>
-            <DialogTitle>Draft Email</DialogTitle>
-          </DialogHeader>
-          <div className="flex flex-col gap-3">
-            <Field label="To">
-              {(id) => (
-                <Input
-                  id={id}
-                  value={email.to}
-                  onChange={(e) => setEmail({ ...email, to: e.target.value })}
-                />
-              )}
-            </Field>
-            <Field label="Subject">
-              {(id) => (
-                <Input
-                  id={id}
-                  value={email.subject}
-                  onChange={(e) => setEmail({ ...email, subject: e.target.value })}
-                />
-              )}
-            </Field>
-            <Field label="Message">
-              {(id) => (
-                <Textarea
-                  id={id}
-                  rows={8}
-                  value={email.body}
-                  onChange={(e) => setEmail({ ...email, body: e.target.value })}
-                />
-              )}
-            </Field>
-          </div>
-          <DialogFooter className="flex-row flex-wrap justify-end">
-            <DialogClose>Cancel</DialogClose>
-            <Button
-              variant="outline"
-              disabled={busy !== null || !complete}
-              onClick={() => void deliver(true)}
-            >
-              {busy === 'draft' ? 'Saving...' : 'Save Draft'}
-            </Button>
-            <Button
-              disabled={busy !== null || !complete || !email.to.trim()}
-              onClick={() => (confirm ? setAsking(true) : void deliver(false))}
-            >
-              {busy === 'send' ? 'Sending...' : 'Send Email'}
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
-      <ConfirmDialog
-        open={asking}
-        onOpenChange={setAsking}
-        title="Send this email?"
-        description={`To ${email.to}: “${email.subject}”. It is sent from your mail account.`}
-        confirmLabel="Send"
-        onConfirm={() => void deliver(false)}
-      />
-    </>
+    <ActionDialog
+      open={draft !== null}
+      onOpenChange={(open) => !open && onClose()}
+      title="Draft Email"
+      actions={
+        <>
+          <Button variant="outline" disabled={busy !== null || !complete} onClick={() => void deliver(true)}>
+            {busy === 'draft' ? 'Saving...' : 'Save Draft'}
+          </Button>
+          <Button
+            disabled={busy !== null || !complete || !email.to.trim()}
+            onClick={() => (confirm ? setAsking(true) : void deliver(false))}
+          >
+            {busy === 'send' ? 'Sending...' : 'Send Email'}
+          </Button>
+        </>
+      }
+      confirmation={{
+        asking,
+        onAskingChange: setAsking,
+        ...sendConfirmation(email),
+        onConfirm: () => void deliver(false),
+      }}
+    >
+      <Field label="To">
+        {(id) => (
+          <Input id={id} value={email.to} onChange={(e) => setEmail({ ...email, to: e.target.value })} />
+        )}
+      </Field>
+      <Field label="Subject">
+        {(id) => (
+          <Input
+            id={id}
+            value={email.subject}
+            onChange={(e) => setEmail({ ...email, subject: e.target.value })}
+          />
+        )}
+      </Field>
+      <Field label="Message">
+        {(id) => (
+          <Textarea
+            id={id}
+            rows={8}
+            value={email.body}
+            onChange={(e) => setEmail({ ...email, body: e.target.value })}
+          />
+        )}
+      </Field>
+    </ActionDialog>
   );
 }

@@ -1,0 +1,62 @@
+import type { ReactNode } from 'react';
+
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+
+interface ActionDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  /** The form's fields. */
+  children: ReactNode;
+  /** The buttons after Cancel. */
+  actions: ReactNode;
+  /** The confirmation asked before acting, shown while `asking` (the user's privacy preference). */
+  confirmation: {
+    asking: boolean;
+    onAskingChange: (asking: boolean) => void;
+    title: string;
+    description: string;
+    confirmLabel: string;
+    onConfirm: () => void;
+  };
+}
+
+/**
+ * The shell of the dialogs that act for the user (create an event, send or save an e-mail): a
+ * scrolling form with Cancel and its actions, and the confirmation asked before acting.
+ */
+export function ActionDialog({
+  open,
+  onOpenChange,
+  title,
+  children,
+  actions,
+  confirmation,
+}: ActionDialogProps) {
+  const { asking, onAskingChange, ...confirm } = confirmation;
+  return (
+    <>
+      <Dialog open={open} onOpenChange={onOpenChange}>
+        <DialogContent showCloseButton className="max-h-[90dvh] overflow-y-auto">
+          <DialogHeader>
+            <DialogTitle>{title}</DialogTitle>
+          </DialogHeader>
+          <div className="flex flex-col gap-3">{children}</div>
+          <DialogFooter className="flex-row flex-wrap justify-end">
+            <DialogClose>Cancel</DialogClose>
+            {actions}
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+      <ConfirmDialog open={asking} onOpenChange={onAskingChange} {...confirm} />
+    </>
+  );
+}
