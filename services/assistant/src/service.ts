@@ -1,4 +1,8 @@
-import { authInternalContract, thoughtsInternalContract } from '@haven/contracts/internal';
+import {
+  authInternalContract,
+  integrationsInternalContract,
+  thoughtsInternalContract,
+} from '@haven/contracts/internal';
 import { createLlm } from '@haven/kit/llm';
 import { repoPath } from '@haven/kit/paths';
 import type { ServiceDefinition } from '@haven/kit/service';
@@ -18,11 +22,14 @@ export const assistantService: ServiceDefinition = {
   build(deps) {
     const thoughts = deps.internal('thoughts', thoughtsInternalContract);
     const auth = deps.internal('auth', authInternalContract);
+    const integrations = deps.internal('integrations', integrationsInternalContract);
     // The user's thoughts and preferences are read through internal APIs, as this user only.
     const sources: ReplySources = {
       search: async (userId, q, limit) => (await thoughts(userId).search({ query: { q, limit } })).body,
       range: async (userId, start, end) => (await thoughts(userId).range({ query: { start, end } })).body,
       includeThoughtContent: async (userId) => (await auth(userId).preferences()).body.includeThoughtContent,
+      digest: async (userId) => (await integrations(userId).digest()).body,
+      invitations: async (userId) => (await integrations(userId).calendarEvents()).body,
     };
     const assistant = createAssistant({
       db: deps.db,

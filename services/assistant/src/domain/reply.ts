@@ -1,7 +1,8 @@
 import * as chrono from 'chrono-node';
 import { eng as stopwords } from 'stopword';
 import { z } from 'zod';
-import { EventMoment } from '@haven/contracts/calendar';
+import { EventMoment, type CalendarAnswer, type CalendarEvent } from '@haven/contracts/calendar';
+import type { EmailDigest, EmailItem } from '@haven/contracts/mail';
 import type { Thought } from '@haven/contracts/thoughts';
 import type { ChatMessage, Llm, ToolSpec } from '@haven/kit/llm';
 import type { Logger } from '@haven/kit/logger';
@@ -11,6 +12,10 @@ export interface ReplySources {
   search(userId: number, q: string, limit: number): Promise<Thought[]>;
   range(userId: number, start: string, end: string): Promise<Thought[]>;
   includeThoughtContent(userId: number): Promise<boolean>;
+  /** The user's e-mail digest, from the integrations service's cache (`connected: false` when none). */
+  digest(userId: number): Promise<EmailDigest>;
+  /** Calendar invitations awaiting the user's answer. */
+  invitations(userId: number): Promise<CalendarAnswer>;
 }
 
 export interface ReplyInput {
@@ -62,6 +67,8 @@ function listThoughts(thoughts: Thought[], withDay: boolean): string {
  * its words. No invented prose.
  */
 export async function localReply(sources: ReplySources, input: ReplyInput): Promise<ReplyOutput> {
+  const account = await accountReply(sources, input);
+  if (account) return account;
   const now = userNow(input.timezoneOffset);
   const [when] = chrono.parse(input.question, { instant: now, timezone: 0 });
   if (when) {
@@ -114,6 +121,61 @@ export async function localReply(sources: ReplySources, input: ReplyInput): Prom
   };
 }
 
+const MAIL_QUESTION = /\b(e-?mails?|inbox|gmail)\b/i;
+const CALENDAR_QUESTION = /\b(calendar|invitations?|invites?|rsvps?)\b/i;
+
+const emailLine = (e: EmailItem) =>
+  `- **${e.from}** — ${e.subject || '(no subject)'}${e.snippet ? `: ${e.snippet.replace(/\s+/g, ' ').slice(0, 120)}` : ''}`;
+const eventLine = (e: CalendarEvent) => {
+  const when = e.start.dateTime ?? e.start.date ?? '';
+  const organizer = e.organizer?.displayName ?? e.organizer?.email;
+  return `- **${e.summary}** — ${when.replace('T', ' ').slice(0, 16)}${organizer ? `, from ${organizer}` : ''}`;
+};
+
+/**
+ * Without a model, a question about mail or invitations is answered from the connected accounts'
+ * cached digest: the e-mails that seem to need a reply, or the invitations awaiting an answer.
+ */
+async function accountReply(sources: ReplySources, input: ReplyInput): Promise<ReplyOutput | null> {
+  const aboutMail = MAIL_QUESTION.test(input.question);
+  const aboutCalendar = CALENDAR_QUESTION.test(input.question);
+  if (!aboutMail && !aboutCalendar) return null;
+  const parts: string[] = [];
+  // An account that cannot be read just now is said so; the reply itself does not fail.
+  const read = <T>(work: Promise<T>) => work.catch(() => null);
+  if (aboutMail) {
+    const digest = await read(sources.digest(input.userId));
+    if (!digest) parts.push('Your mail could not be read just now. Please try again in a moment.');
+    else if (!digest.connected)
+      parts.push('No mail account is connected: connect Google mail on the Connect screen.');
+    else {
+      const waiting = digest.emails.filter((e) => e.needsReply);
+      parts.push(
+        waiting.length
+          ? `${waiting.length} of your e-mails seem to need a reply:\n\n${waiting.slice(0, 10).map(emailLine).join('\n')}`
+          : `No e-mail seems to need a reply. ${digest.stats.newSinceYesterday} arrived since yesterday.`,
+      );
+    }
+  }
+  if (aboutCalendar) {
+    const answer = await read(sources.invitations(input.userId));
+    if (!answer) parts.push('Your calendar could not be read just now. Please try again in a moment.');
+    else if (!answer.connected)
+      parts.push('No calendar is connected: connect Google calendar on the Connect screen.');
+    else
+      parts.push(
+        answer.events.length
+          ? `${answer.events.length} invitations await your answer:\n\n${answer.events.slice(0, 10).map(eventLine).join('\n')}`
+          : 'No invitation awaits your answer.',
+      );
+  }
+  return {
+    content: `${AI_NOT_CONFIGURED.replace('look through your thoughts', 'look through your thoughts and accounts')}\n\n${parts.join('\n\n')}`,
+    metadata: { engine: 'basic' },
+    used: { email: aboutMail || undefined, calendar: aboutCalendar || undefined },
+  };
+}
+
 const SearchArgs = z.object({
   query: z.string().min(1).max(200),
   limit: z.number().int().min(1).max(20).optional(),
@@ -143,6 +205,21 @@ const THOUGHT_TOOLS: ToolSpec[] = [
     parameters: DayArgs,
   },
 ];
+const NoArgs = z.object({});
+const ACCOUNT_TOOLS: ToolSpec[] = [
+  {
+    name: 'email_digest',
+    description:
+      "The user's recent inbox from their connected mail account: sender, subject, snippet, date, whether it is new and whether it seems to need a reply. Read-only.",
+    parameters: NoArgs,
+  },
+  {
+    name: 'calendar_invitations',
+    description:
+      'Upcoming calendar invitations the user has not answered yet, from their connected calendar. Read-only.',
+    parameters: NoArgs,
+  },
+];
 const DRAFT_TOOLS: ToolSpec[] = [
   {
     name: 'draft_email',
@@ -165,6 +242,7 @@ function systemPrompt(input: ReplyInput, share: boolean): string {
     share
       ? 'Use search_thoughts and thoughts_on when the question is about what the user wrote, felt or planned; cite what you found.'
       : 'The user has not allowed their thoughts to be shared with the AI: you cannot read them, and should say so if asked about them.',
+    "Use email_digest and calendar_invitations for questions about the user's mail, replies owed, meetings or invitations; if an account is not connected, say so and suggest connecting it on the Connect screen.",
     'You never send e-mail or create events: draft_email and propose_event only prepare drafts the user reviews. When you draft an e-mail, show it with a "To:" line, a "Subject:" line, a greeting and the body.',
     'Answer concisely, in Markdown.',
   ].join('\n');
@@ -178,7 +256,7 @@ export async function aiReply(
   log: Logger,
 ): Promise<ReplyOutput> {
   const share = await sources.includeThoughtContent(input.userId);
-  const tools = [...(share ? THOUGHT_TOOLS : []), ...DRAFT_TOOLS];
+  const tools = [...(share ? THOUGHT_TOOLS : []), ...ACCOUNT_TOOLS, ...DRAFT_TOOLS];
   const messages: ChatMessage[] = [{ role: 'system', content: systemPrompt(input, share) }, ...input.history];
   const used = new Set<string>();
   const drafts: Array<z.infer<typeof DraftArgs>> = [];
@@ -206,6 +284,35 @@ export async function aiReply(
           tags: t.tags,
           content: t.content,
         }));
+      }
+      case 'email_digest': {
+        const digest = await sources.digest(input.userId);
+        if (!digest.connected) return { connected: false };
+        return {
+          connected: true,
+          stats: digest.stats,
+          emails: digest.emails.slice(0, 25).map(({ from, subject, snippet, date, isNew, needsReply }) => ({
+            from,
+            subject,
+            snippet,
+            date,
+            isNew,
+            needsReply,
+          })),
+        };
+      }
+      case 'calendar_invitations': {
+        const answer = await sources.invitations(input.userId);
+        if (!answer.connected) return { connected: false };
+        return {
+          connected: true,
+          invitations: answer.events.slice(0, 25).map((e) => ({
+            title: e.summary,
+            when: e.start.dateTime ?? e.start.date,
+            location: e.location ?? undefined,
+            organizer: e.organizer?.displayName ?? e.organizer?.email,
+          })),
+        };
       }
       case 'draft_email':
         drafts.push(DraftArgs.parse(args));
@@ -265,7 +372,10 @@ export async function aiReply(
       ...(drafts.length ? { drafts } : {}),
       ...(events.length ? { events } : {}),
     },
-    used: { email: drafts.length > 0 || undefined, calendar: events.length > 0 || undefined },
+    used: {
+      email: drafts.length > 0 || used.has('email_digest') || undefined,
+      calendar: events.length > 0 || used.has('calendar_invitations') || undefined,
+    },
   };
 }
 

@@ -1,0 +1,136 @@
+import type { CalendarAnswer } from '@haven/contracts/calendar';
+import type { EmailDigest } from '@haven/contracts/mail';
+import { createLlm } from '@haven/kit/llm';
+import { createLogger } from '@haven/kit/logger';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOpenAiDouble, toolCalls, type ChatRequest } from '../../../test/doubles/openai-server';
+import { localReply, writeReply, type ReplySources } from '../src/domain/reply';
+
+/*
+ * The reply's reading of the user's connected accounts. The accounts come from the integrations
+ * service in production (its own tests cover the digest); here the reply is given them directly, and
+ * the model, where there is one, is the local OpenAI double.
+ */
+
+const digest: EmailDigest = {
+  connected: true,
+  stats: { newSinceYesterday: 2, needingResponse: 1 },
+  emails: [
+    {
+      id: 'm1',
+      threadId: 't1',
+      from: 'Priya Patel',
+      fromFull: 'Priya Patel <priya@example.com>',
+      subject: 'Contract review by Friday?',
+      snippet: 'Could you look over the draft before Friday?',
+      date: '2026-11-22T08:00:00.000Z',
+      isNew: true,
+      needsReply: true,
+    },
+    {
+      id: 'm2',
+      threadId: 't2',
+      from: 'Weekly Digest',
+      fromFull: 'Weekly Digest <no-reply@news.example.com>',
+      subject: 'Your week in review',
+      snippet: 'Top stories',
+      date: '2026-11-22T07:00:00.000Z',
+      isNew: true,
+      needsReply: false,
+    },
+  ],
+};
+const invitations: CalendarAnswer = {
+  connected: true,
+  events: [
+    {
+      id: 'e1',
+      summary: 'Design sync',
+      start: { dateTime: '2026-11-24T15:00:00.000Z' },
+      organizer: { displayName: 'Lee' },
+      responseStatus: 'needsAction',
+    },
+  ],
+};
+
+function sources(overrides: Partial<ReplySources> = {}): ReplySources {
+  return {
+    search: async () => [],
+    range: async () => [],
+    includeThoughtContent: async () => true,
+    digest: async () => digest,
+    invitations: async () => invitations,
+    ...overrides,
+  };
+}
+const ask = (question: string) => ({
+  userId: 1,
+  question,
+  history: [{ role: 'user' as const, content: question }],
+  timezoneOffset: 0,
+});
+const log = createLogger({ name: 'assistant', level: 'silent' });
+
+describe('without a model', () => {
+  it('lists the e-mails that seem to need a reply, and says AI is not configured', async () => {
+    const reply = await localReply(sources(), ask('Which emails need an answer from me?'));
+    expect(reply.content).toMatch(/^AI is not configured on this server/);
+    expect(reply.content).toContain('1 of your e-mails seem to need a reply');
+    expect(reply.content).toContain('**Priya Patel** — Contract review by Friday?');
+    expect(reply.content).not.toContain('Weekly Digest');
+    expect(reply.used).toEqual({ email: true, calendar: undefined });
+  });
+
+  it('lists invitations awaiting an answer', async () => {
+    const reply = await localReply(sources(), ask('Any calendar invitations I have not answered?'));
+    expect(reply.content).toContain('**Design sync** — 2026-11-24 15:00, from Lee');
+    expect(reply.used.calendar).toBe(true);
+  });
+
+  it('says when an account is not connected, or cannot be read, and still replies', async () => {
+    const none = await localReply(
+      sources({ digest: async () => ({ connected: false, emails: [], stats: digest.stats }) }),
+      ask('anything in my inbox?'),
+    );
+    expect(none.content).toContain(
+      'No mail account is connected: connect Google mail on the Connect screen.',
+    );
+    const down = await localReply(
+      sources({ invitations: () => Promise.reject(new Error('502')) }),
+      ask('my calendar this week'),
+    );
+    expect(down.content).toContain('Your calendar could not be read just now.');
+  });
+
+  it('leaves other questions to the thoughts', async () => {
+    const reply = await localReply(sources(), ask('How did I sleep this week?'));
+    expect(reply.content).not.toContain('Priya');
+  });
+});
+
+describe('with a model', () => {
+  let model: Awaited<ReturnType<typeof startOpenAiDouble>>;
+  const seen: ChatRequest[] = [];
+  beforeAll(async () => {
+    model = await startOpenAiDouble({
+      reply: (request) => {
+        seen.push(request);
+        const last = request.messages.at(-1)!;
+        if (last.role === 'user') return toolCalls([{ name: 'email_digest', arguments: {} }]);
+        return `Priya is waiting on you: ${String(last.content).includes('Contract review') ? 'contract review' : '?'}`;
+      },
+    });
+  });
+  afterAll(() => model?.stop());
+
+  it('offers the account tools, runs email_digest and marks the conversation as using e-mail', async () => {
+    const llm = createLlm({ OPENAI_BASE_URL: model.url, OPENAI_API_KEY: undefined, OPENAI_MODEL: 'test' });
+    const reply = await writeReply({ llm, sources: sources(), log }, ask('Who is waiting for me?'));
+    expect(seen[0]!.tools.map((t) => t.function.name)).toEqual(
+      expect.arrayContaining(['email_digest', 'calendar_invitations']),
+    );
+    expect(reply.content).toBe('Priya is waiting on you: contract review');
+    expect(reply.used.email).toBe(true);
+    expect(reply.metadata).toMatchObject({ engine: 'ai', tools: ['email_digest'] });
+  });
+});
