@@ -91,6 +91,14 @@ export const CreateThoughtBody = z
     clientDate: IsoDateTime.optional(),
     timezoneOffset: TimezoneOffset.optional(),
     tags: Tags.optional(),
+    /**
+     * Makes the save idempotent: a retry with the same key (after a lost answer, or from the offline
+     * queue) answers the thought already saved instead of saving another.
+     */
+    clientKey: z
+      .string()
+      .regex(/^[\w-]{8,64}$/, { error: 'clientKey must be 8 to 64 letters, digits, - or _' })
+      .optional(),
   })
   .refine((b) => b.content.length > 0 || (b.isVoice && !!b.audioData), {
     error: 'Please say or enter some text before submitting',

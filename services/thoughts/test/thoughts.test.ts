@@ -55,6 +55,29 @@ const eventsFor = (thoughtId: number) =>
     .orderBy(outbox.id);
 
 describe('thoughts', () => {
+  it('saves once per client key: a retried or concurrent save answers the same thought', async () => {
+    const me = as();
+    const body = { content: 'Written on the train', clientKey: 'queued-7f3a9c1e-0001' };
+    const first = await me.create(body);
+    const again = await me.create(body);
+    expect(again.id).toBe(first.id);
+    const racing = await Promise.all(
+      [1, 2, 3, 4].map(() => me.create({ ...body, clientKey: 'queued-race-0002' })),
+    );
+    expect(new Set(racing.map((t) => t.id)).size).toBe(1);
+    const mine = await svc.deps.db.select().from(thoughts).where(eq(thoughts.userId, me.userId));
+    expect(mine).toHaveLength(2);
+    // One thought.changed per thought, however often it was sent.
+    expect(await eventsFor(first.id)).toHaveLength(1);
+    // The key is the user's own: another user's save with it is their own thought.
+    const other = await as().create(body);
+    expect(other.id).not.toBe(first.id);
+    expect(await me.post('/api/thoughts', { content: 'x', clientKey: 'bad key!' })).toMatchObject({
+      status: 400,
+      body: { message: 'Invalid body: clientKey: clientKey must be 8 to 64 letters, digits, - or _' },
+    });
+  });
+
   it('saves a thought encrypted and lists it on its day', async () => {
     const me = as();
     const created = await me.create({

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, index, integer, pgSchema, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  pgSchema,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { outboxTable } from '@haven/kit/outbox-table';
 
 /** Everything the thoughts service stores lives in its own Postgres schema; no other service reads it. */
@@ -42,6 +52,11 @@ export const thoughts = thoughtsSchema.table(
     date: timestamp('date', { withTimezone: true }).notNull().defaultNow(),
     /** The user's own calendar day, computed from the client's time and offset on create. */
     localDate: date('local_date', { mode: 'string' }).notNull(),
+    /**
+     * The key a client gave this save (the SPA's offline queue sends one per queued thought), so a
+     * save retried after its answer was lost finds the thought it made instead of making another.
+     */
+    clientKey: text('client_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -49,5 +64,6 @@ export const thoughts = thoughtsSchema.table(
     index('thoughts_user_day_idx').on(t.userId, t.localDate),
     index('thoughts_user_date_idx').on(t.userId, t.date),
     index('thoughts_tag_index_idx').using('gin', t.tagIndex),
+    uniqueIndex('thoughts_user_client_key').on(t.userId, t.clientKey),
   ],
 );

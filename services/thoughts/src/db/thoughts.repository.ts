@@ -34,7 +34,7 @@ export const listColumns = {
 export type ThoughtRow = typeof thoughts.$inferSelect;
 export type ThoughtListRow = Omit<
   ThoughtRow,
-  'audioEnc' | 'audioMime' | 'createdAt' | 'updatedAt' | 'date' | 'tagIndex'
+  'audioEnc' | 'audioMime' | 'createdAt' | 'updatedAt' | 'date' | 'tagIndex' | 'clientKey'
 > & {
   date: string;
   hasAudio: boolean;
@@ -82,9 +82,27 @@ export async function findOwned(db: DbOrTx, userId: number, id: number): Promise
   return row;
 }
 
-export async function insertThought(db: DbOrTx, values: NewThought): Promise<ThoughtRow> {
-  const [row] = await db.insert(thoughts).values(values).returning();
-  return row!;
+/** Inserts a thought; undefined when its client key was already used by the same user. */
+export async function insertThought(db: DbOrTx, values: NewThought): Promise<ThoughtRow | undefined> {
+  const [row] = await db
+    .insert(thoughts)
+    .values(values)
+    .onConflictDoNothing({ target: [thoughts.userId, thoughts.clientKey] })
+    .returning();
+  return row;
+}
+
+/** The user's thought saved under this client key, if any. */
+export async function findByClientKey(
+  db: DbOrTx,
+  userId: number,
+  clientKey: string,
+): Promise<ThoughtRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(thoughts)
+    .where(and(eq(thoughts.userId, userId), eq(thoughts.clientKey, clientKey)));
+  return row;
 }
 
 export async function updateOwned(

@@ -14,6 +14,7 @@ import {
   idsWithTagToken,
   insertThought,
   listAll,
+  findByClientKey,
   listByDay,
   listByIds,
   listRange,
@@ -117,7 +118,13 @@ export function createThoughts({ db, uow, cipher, tags, llm, log }: ThoughtsDeps
       const audio = body.audioData ? audioDataParts(body.audioData) : undefined;
       const text = body.isVoice ? withVoiceMarker(body.content) : body.content;
       const row = await uow.run(async (tx, emit) => {
+        // A retried save (same client key) answers the thought the first one made.
+        if (body.clientKey) {
+          const earlier = await findByClientKey(tx, userId, body.clientKey);
+          if (earlier) return earlier;
+        }
         const created = await insertThought(tx, {
+          clientKey: body.clientKey ?? null,
           userId,
           contentEnc: cipher.encrypt(text, contentContext(userId)),
           audioEnc: audio
@@ -130,6 +137,8 @@ export function createThoughts({ db, uow, cipher, tags, llm, log }: ThoughtsDeps
           date: instant,
           localDate: localDateOf(instant, body.timezoneOffset),
         });
+        // Saved meanwhile by a concurrent retry with the same key: that one is the thought.
+        if (!created) return (await findByClientKey(tx, userId, body.clientKey!))!;
         await thoughtChanged(emit, created, 'created');
         if (audio && !body.content && llm) {
           await emit('thought.transcribe', { userId, thoughtId: created.id });
