@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type ProxyOptions } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 /** The gateway answers every `/api` call; in dev and preview it runs on PORT (default 8080). */
 const apiProxy: Record<string, ProxyOptions> = {
@@ -17,7 +18,41 @@ const apiProxy: Record<string, ProxyOptions> = {
 export default defineConfig({
   // Pinned so `vite build frontend` from the repo root and `vite build` here behave the same.
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), tailwindcss()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    // Installable, and opens without a network: the app shell is precached by a Workbox service
+    // worker; the API is never cached (thoughts saved offline wait in IndexedDB instead).
+    VitePWA({
+      registerType: 'autoUpdate',
+      injectRegister: false,
+      includeAssets: ['favicon.svg', 'apple-touch-icon.png'],
+      manifest: {
+        name: 'Haven',
+        short_name: 'Haven',
+        description: 'Capture your thoughts, get gentle insights, and let your assistant handle the rest.',
+        theme_color: '#4f46e5',
+        background_color: '#f8f8fb',
+        display: 'standalone',
+        start_url: '/',
+        scope: '/',
+        icons: [
+          { src: '/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [/^\/api\//],
+        cleanupOutdatedCaches: true,
+        // A new version takes over at once, and the first install controls the page it came from.
+        skipWaiting: true,
+        clientsClaim: true,
+      },
+    }),
+  ],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
 import { startAllInOne, type AllInOne } from '../../scripts/all-in-one';
+import { startSmtpCatcher } from '../doubles/smtp-catcher';
 
 /** The machine's Chromium; Playwright cannot download its own here. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -104,4 +105,31 @@ export async function phonePage(
 /** Screenshots land in test-results/ (not committed) for a person to look at. */
 export function shotPath(name: string): string {
   return path.join(import.meta.dirname, '..', '..', 'test-results', `${name}.png`);
+}
+
+/**
+ * The product on embedded defaults with a local SMTP catcher, a Chromium and one signed-in account:
+ * what most end-to-end suites start from. `stop()` closes all three.
+ */
+export async function startSignedInProduct(
+  who: { username: string; email: string; password: string; name?: string },
+  options: { env?: Record<string, string>; browserArgs?: string[] } = {},
+) {
+  const smtp = await startSmtpCatcher();
+  const product = await startProduct({ SMTP_URL: smtp.url, ...options.env });
+  const browser = await launchBrowser(options.browserArgs);
+  const cookie = await createAccount(product.url, smtp, who);
+  return {
+    smtp,
+    product,
+    browser,
+    cookie,
+    /** The session cookie as a request header value. */
+    cookieHeader: `${cookie.name}=${cookie.value}`,
+    async stop() {
+      await browser.close();
+      await product.stop();
+      await smtp.stop();
+    },
+  };
 }

@@ -4,6 +4,7 @@ import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 
 import { NotFoundRoute } from '@/app/routes/not-found';
 import { RootLayout, type RouteHandle } from '@/app/routes/root';
 import { RouteError } from '@/app/routes/route-error';
+import { SignedInLayout } from '@/app/routes/app/signed-in';
 import { ShellLayout } from '@/app/routes/app/shell';
 import { WelcomeRoute } from '@/app/routes/welcome';
 import { FullPageSpinner } from '@/components/ui/spinner';
@@ -69,45 +70,50 @@ export const routes: RouteObject[] = [
         element: <ProtectedRoute />,
         children: [
           {
-            Component: ShellLayout,
+            Component: SignedInLayout,
             children: [
               {
-                path: paths.home.path,
-                lazy: screen(() => import('@/app/routes/app/insights'), 'InsightsRoute'),
+                Component: ShellLayout,
+                children: [
+                  {
+                    path: paths.home.path,
+                    lazy: screen(() => import('@/app/routes/app/insights'), 'InsightsRoute'),
+                  },
+                  {
+                    path: paths.insights.path,
+                    lazy: screen(() => import('@/app/routes/app/insights'), 'InsightsRoute'),
+                  },
+                  {
+                    path: paths.assist.path,
+                    lazy: screen(() => import('@/app/routes/app/assist'), 'AssistRoute'),
+                  },
+                  {
+                    path: paths.integrations.path,
+                    lazy: screen(() => import('@/app/routes/app/integrations'), 'IntegrationsRoute'),
+                  },
+                  {
+                    path: paths.settings.path,
+                    lazy: screen(() => import('@/app/routes/app/settings'), 'SettingsRoute'),
+                  },
+                ],
               },
               {
-                path: paths.insights.path,
-                lazy: screen(() => import('@/app/routes/app/insights'), 'InsightsRoute'),
+                path: paths.integration.path,
+                lazy: screen(() => import('@/app/routes/app/integration'), 'IntegrationRoute'),
               },
               {
-                path: paths.assist.path,
-                lazy: screen(() => import('@/app/routes/app/assist'), 'AssistRoute'),
+                path: paths.timeline.path,
+                lazy: screen(() => import('@/app/routes/app/timeline'), 'TimelineRoute'),
               },
               {
-                path: paths.integrations.path,
-                lazy: screen(() => import('@/app/routes/app/integrations'), 'IntegrationsRoute'),
+                path: paths.conversations.path,
+                lazy: screen(() => import('@/app/routes/app/conversations'), 'ConversationsRoute'),
               },
               {
-                path: paths.settings.path,
-                lazy: screen(() => import('@/app/routes/app/settings'), 'SettingsRoute'),
+                path: paths.conversation.path,
+                lazy: screen(() => import('@/app/routes/app/conversation'), 'ConversationRoute'),
               },
             ],
-          },
-          {
-            path: paths.integration.path,
-            lazy: screen(() => import('@/app/routes/app/integration'), 'IntegrationRoute'),
-          },
-          {
-            path: paths.timeline.path,
-            lazy: screen(() => import('@/app/routes/app/timeline'), 'TimelineRoute'),
-          },
-          {
-            path: paths.conversations.path,
-            lazy: screen(() => import('@/app/routes/app/conversations'), 'ConversationsRoute'),
-          },
-          {
-            path: paths.conversation.path,
-            lazy: screen(() => import('@/app/routes/app/conversation'), 'ConversationRoute'),
           },
         ],
       },

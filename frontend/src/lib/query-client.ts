@@ -3,12 +3,16 @@ import { QueryClient, type DefaultOptions, type UseMutationOptions } from '@tans
 /** Spec 7: no retries, 60 s freshness, refetch on focus, never on a timer. */
 export const queryConfig = {
   queries: {
+    // Requests run even when the browser says it is offline: a failed fetch is an answer the app
+    // handles (a thought waits on the device), where a paused one would spin forever.
+    networkMode: 'always',
     retry: false,
     staleTime: 60_000,
     refetchOnWindowFocus: true,
     refetchInterval: false,
   },
   mutations: {
+    networkMode: 'always',
     retry: false,
   },
 } satisfies DefaultOptions;

@@ -4,6 +4,7 @@ import { Outlet } from 'react-router-dom';
 import { HomeShell } from '@/components/layouts/home-shell';
 import { useCreateConversation } from '@/features/assistant/api/create-conversation';
 import { CaptureDialog } from '@/features/thoughts/components/capture-dialog';
+import { QueuedThoughtsCount } from '@/features/thoughts/components/queued-thoughts';
 import { SearchOverlay } from '@/features/thoughts/components/search-overlay';
 
 /** Layout route for the tabbed screens (/home, /insights, /assist, /integrations, /settings). */
@@ -13,7 +14,11 @@ export function ShellLayout() {
   const startChat = useCreateConversation();
   const [searching, setSearching] = useState(false);
   return (
-    <HomeShell onSearch={() => setSearching(true)} onAddThought={() => setAdding(true)}>
+    <HomeShell
+      status={<QueuedThoughtsCount />}
+      onSearch={() => setSearching(true)}
+      onAddThought={() => setAdding(true)}
+    >
       <Outlet />
       <CaptureDialog open={adding} onOpenChange={setAdding} startChat={startChat} />
       <SearchOverlay open={searching} onClose={() => setSearching(false)} />

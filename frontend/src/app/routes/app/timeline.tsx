@@ -6,6 +6,7 @@ import { SimplePage } from '@/components/layouts/simple-page';
 import { paths } from '@/config/paths';
 import { useCreateConversation } from '@/features/assistant/api/create-conversation';
 import { CaptureDialog } from '@/features/thoughts/components/capture-dialog';
+import { QueuedThoughtsCount } from '@/features/thoughts/components/queued-thoughts';
 import { Timeline } from '@/features/thoughts/components/timeline';
 import { dayFromParam, todayYmd } from '@/lib/local-day';
 
@@ -22,7 +23,12 @@ export function TimelineRoute() {
     <>
       <SimplePage
         backTo={paths.home.path}
-        title="All Thoughts"
+        title={
+          <span className="flex flex-wrap items-center justify-between gap-2">
+            All Thoughts
+            <QueuedThoughtsCount />
+          </span>
+        }
         className="pb-[calc(6rem+env(safe-area-inset-bottom))]"
       >
         <Timeline

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { authContract, type User } from '@haven/contracts/auth';
+import { HttpError } from '@haven/contracts/client';
 import { api } from '@/lib/api';
 
 /** Query keys for the session; login, register and logout write or clear `userKeys.current()`. */
@@ -9,9 +10,52 @@ export const userKeys = {
   current: () => [...userKeys.all, 'current'] as const,
 };
 
-/** The signed-in user, or `null` when the session is missing (401). */
-export function getUser(): Promise<User | null> {
-  return api(authContract.currentUser, { on401: 'returnNull' });
+const LAST_USER = 'haven:last-user';
+
+/** Remembers who is signed in on this device, so the app still opens for them offline. */
+export function rememberUser(user: User | null): void {
+  try {
+    if (user)
+      localStorage.setItem(
+        LAST_USER,
+        JSON.stringify({
+          id: user.id,
+          username: user.username,
+          name: user.name,
+          email: user.email,
+          isEmailVerified: user.isEmailVerified,
+        }),
+      );
+    else localStorage.removeItem(LAST_USER);
+  } catch {
+    // Storage refused (private mode): the app simply needs the network to open.
+  }
+}
+
+function lastUser(): User | null {
+  try {
+    const stored = localStorage.getItem(LAST_USER);
+    return stored ? (JSON.parse(stored) as User) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The signed-in user, or `null` when the session is missing (401). Without a network (the request
+ * itself failed, no answer came) the user last signed in on this device is assumed, so capture still
+ * works offline; the server decides again as soon as it answers.
+ */
+export async function getUser(): Promise<User | null> {
+  try {
+    const user = await api(authContract.currentUser, { on401: 'returnNull' });
+    rememberUser(user);
+    return user;
+  } catch (error) {
+    const offline = !(error instanceof HttpError) && lastUser();
+    if (offline) return offline;
+    throw error;
+  }
 }
 
 export function getUserQueryOptions() {

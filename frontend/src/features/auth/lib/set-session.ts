@@ -1,7 +1,7 @@
 import { hashKey, type QueryClient } from '@tanstack/react-query';
 
 import type { User } from '@haven/contracts/auth';
-import { userKeys } from '@/features/auth/api/get-user';
+import { rememberUser, userKeys } from '@/features/auth/api/get-user';
 
 /**
  * Starts a new session in the cache (spec 4: login, registration and logout clear all cached data and
@@ -14,4 +14,5 @@ export function setSession(queryClient: QueryClient, user: User | null): void {
   const currentHash = hashKey(current);
   queryClient.removeQueries({ predicate: (query) => query.queryHash !== currentHash });
   queryClient.setQueryData(current, user);
+  rememberUser(user);
 }

@@ -5,6 +5,7 @@ import { ErrorAlert } from '@/components/ui/error-alert';
 import { ThoughtCard } from '@/components/thoughts/thought-card';
 import { ThoughtListPlaceholder } from '@/components/thoughts/thought-list-placeholder';
 import { useThoughtsByDay } from '@/features/thoughts/api/get-thoughts-by-day';
+import { QueuedThoughtsOfDay } from '@/features/thoughts/components/queued-thoughts';
 import { dayListHeading } from '@/lib/local-day';
 
 interface DayThoughtsProps {
@@ -23,8 +24,13 @@ export function DayThoughts({ date, today, onOpen }: DayThoughtsProps) {
       <h2 id={headingId} className="text-lg font-semibold tracking-tight">
         {dayListHeading(date, today)}
       </h2>
+      <QueuedThoughtsOfDay date={date} />
       {thoughts.isPending ? (
         <ThoughtListPlaceholder count={2} />
+      ) : thoughts.isError && !navigator.onLine ? (
+        <p className="rounded-xl border border-dashed px-4 py-3 text-sm text-muted-foreground">
+          You are offline. Thoughts already saved will show when the connection returns.
+        </p>
       ) : thoughts.isError ? (
         <ErrorAlert>{thoughts.error.message}</ErrorAlert>
       ) : thoughts.data.length === 0 ? (

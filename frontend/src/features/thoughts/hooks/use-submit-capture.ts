@@ -1,4 +1,4 @@
-import type { UseMutationResult } from '@tanstack/react-query';
+import { useQueryClient, type UseMutationResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 
@@ -7,6 +7,8 @@ import type { CaptureCategory } from '@haven/contracts/common';
 import { titleFromText } from '@haven/contracts/conversation-rules';
 import { paths } from '@/config/paths';
 import { useCreateThought } from '@/features/thoughts/api/create-thought';
+import { isRetryable, queuedThoughtsQueryKey } from '@/features/thoughts/api/sync-queued-thoughts';
+import { enqueueThought } from '@/features/thoughts/lib/offline-queue';
 import { getErrorMessage, type ApiBody } from '@/lib/api';
 import { blobToDataUrl } from '@/features/thoughts/lib/blob-to-data-url';
 import { MAX_AUDIO_BYTES } from '@/features/thoughts/lib/capture-constants';
@@ -51,16 +53,32 @@ async function toAudioData(blob: Blob): Promise<string | undefined> {
  * server then transcribes it); a voice entry without a recording is still saved, with a warning.
  */
 export function useSubmitCapture({ onSaved, startChat }: { onSaved: () => void; startChat: StartChat }) {
+  const queryClient = useQueryClient();
   const createThought = useCreateThought({
     mutationConfig: {
       onSuccess: () =>
         toast({ title: 'Thought saved', description: 'Your thought has been encrypted and saved.' }),
-      onError: (error) =>
+      onError: async (error, body) => {
+        // Nothing typed is lost: a save the network (or a server that is down) failed waits on
+        // this device and is sent, once, when the connection returns.
+        if (isRetryable(error) && body.clientKey && body.clientDate && body.timezoneOffset !== undefined) {
+          await enqueueThought({
+            ...body,
+            clientKey: body.clientKey,
+            clientDate: body.clientDate,
+            timezoneOffset: body.timezoneOffset,
+          });
+          await queryClient.invalidateQueries({ queryKey: queuedThoughtsQueryKey });
+          toast({ title: 'Saved on this device', description: 'It will sync when you are back online.' });
+          onSaved();
+          return;
+        }
         toast({
           title: 'Submission error',
           description: getErrorMessage(error, 'Failed to save your thought. Please try again.'),
           variant: 'destructive',
-        }),
+        });
+      },
     },
   });
   const navigate = useNavigate();
@@ -105,6 +123,7 @@ export function useSubmitCapture({ onSaved, startChat }: { onSaved: () => void; 
       }
       createThought.mutate(
         {
+          clientKey: crypto.randomUUID(),
           content,
           category,
           isVoice,
