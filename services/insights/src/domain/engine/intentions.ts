@@ -62,6 +62,16 @@ function moment(c: chrono.ParsedComponents, fallbackTime: string): { date: strin
   return { date, time };
 }
 
+/** The usual hour of a part of the day a sentence names without a time ("Friday morning"). */
+const PARTS_OF_DAY: Array<[RegExp, string]> = [
+  [/\bmorning\b/i, '09:00'],
+  [/\b(noon|lunch(time)?)\b/i, '12:00'],
+  [/\bafternoon\b/i, '14:00'],
+  [/\bevening\b/i, '18:00'],
+  [/\b(tonight|night)\b/i, '20:00'],
+];
+const partOfDayTime = (text: string) => PARTS_OF_DAY.find(([words]) => words.test(text))?.[1];
+
 /** An hour later than `start`, wrapping to the next day at midnight. */
 function hourAfter(start: { date: string; time: string }): { date: string; time: string } {
   const d = new Date(`${start.date}T${start.time}:00Z`);
@@ -99,7 +109,9 @@ export function intentionOf(thought: SourceThought, sentence: Sentence): Intenti
   const notes: string[] = [wrote];
 
   if (isMeeting) {
-    const start = when ? moment(when.start, '18:00') : { date: thought.localDate, time: '18:00' };
+    const start = when
+      ? moment(when.start, partOfDayTime(when.text) ?? '18:00')
+      : { date: thought.localDate, time: '18:00' };
     const end = when?.end ? moment(when.end, hourAfter(start).time) : hourAfter(start);
     prefill.calendar = { title, start, end };
     if (!SAYS_CALENDAR.test(title))

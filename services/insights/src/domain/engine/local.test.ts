@@ -117,7 +117,9 @@ describe('the local engine', () => {
 
     const dentist = suggestions.find((s) => s.references[0] === 17)!;
     expect(dentist.title).toBe('Book the dentist appointment');
-    expect(dentist.prefill?.calendar?.start.date).toBe('2025-03-14');
+    // "next Friday morning": that Friday, at the usual hour of a morning, not the evening default.
+    expect(dentist.prefill?.calendar?.start).toEqual({ date: '2025-03-14', time: '09:00' });
+    expect(dentist.prefill?.calendar?.end).toEqual({ date: '2025-03-14', time: '10:00' });
     // Nothing suggested from a thought that intends nothing.
     expect(suggestions.some((s) => s.references.includes(12))).toBe(false);
   });
