@@ -128,3 +128,8 @@ export function requireSettings(config: Config, names: ReadonlyArray<keyof Confi
     throw new ConfigError(`Invalid configuration:\n${missing.map((n) => `  ${n}: is required`).join('\n')}`);
   }
 }
+
+/** The product's public address (e-mailed links, OAuth callbacks), without a trailing slash. */
+export function appUrl(config: Pick<Config, 'APP_URL' | 'PORT'>): string {
+  return (config.APP_URL ?? `http://localhost:${config.PORT ?? 8080}`).replace(/\/$/, '');
+}

@@ -43,6 +43,8 @@ export const unavailable = (
   message = 'Service temporarily unavailable. Please try again shortly.',
   retryAfter = 5,
 ) => new AppError(503, 'unavailable', message, { retryAfter });
+/** An upstream provider (Google, Slack…) failed or refused: not the user's fault, nor ours. */
+export const badGateway = (message: string) => new AppError(502, 'bad_gateway', message);
 export const internalError = () => new AppError(500, 'internal', 'Internal server error');
 
 /** Reduces zod's issues to the `{ path, message, code }` the error body carries. */

@@ -26,10 +26,7 @@ export const MAX_CODE_ATTEMPTS = 5;
 /** How long a password reset link stays valid. */
 export const RESET_TTL_MINUTES = 60;
 
-/** The public address used in e-mailed links. */
-export function appUrl(config: Config): string {
-  return (config.APP_URL ?? `http://localhost:${config.PORT ?? 8080}`).replace(/\/$/, '');
-}
+export { appUrl } from '@haven/kit/config';
 
 /** Presenter: the fields of a user that may leave the service (never the password hash). */
 export function presentUser(row: UserRow): User {

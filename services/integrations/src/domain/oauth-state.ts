@@ -1,0 +1,48 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { and, eq, gt } from 'drizzle-orm';
+import type { DbOrTx } from '@haven/kit/db';
+import { oauthStates } from '../db/schema';
+
+/** How long a consent may take. */
+const STATE_TTL_MS = 10 * 60_000;
+
+export interface StateClaims {
+  userId: number;
+  provider: string;
+  type: string;
+}
+
+/**
+ * OAuth `state`: a random nonce signed with a key of its own, stored with the user, provider and
+ * type it was issued for. It works once (the row is deleted as it is used) and for ten minutes; a
+ * forged, replayed, expired or unknown state finds nothing.
+ */
+export function createStateStore(db: DbOrTx, key: Buffer) {
+  const sign = (nonce: string) => createHmac('sha256', key).update(nonce).digest('base64url');
+
+  return {
+    async issue(claims: StateClaims): Promise<string> {
+      const nonce = randomBytes(24).toString('base64url');
+      await db
+        .insert(oauthStates)
+        .values({ nonce, ...claims, expiresAt: new Date(Date.now() + STATE_TTL_MS) });
+      return `${nonce}.${sign(nonce)}`;
+    },
+
+    /** The claims of a valid state, consuming it; null for anything else. */
+    async consume(state: string | undefined): Promise<StateClaims | null> {
+      if (!state) return null;
+      const [nonce, signature, extra] = state.split('.');
+      if (!nonce || !signature || extra !== undefined) return null;
+      const expected = Buffer.from(sign(nonce));
+      const given = Buffer.from(signature);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+      const [row] = await db
+        .delete(oauthStates)
+        .where(and(eq(oauthStates.nonce, nonce), gt(oauthStates.expiresAt, new Date())))
+        .returning();
+      return row ? { userId: row.userId, provider: row.provider, type: row.type } : null;
+    },
+  };
+}
+export type StateStore = ReturnType<typeof createStateStore>;

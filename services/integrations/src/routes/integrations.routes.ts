@@ -1,0 +1,71 @@
+import { calendarContract } from '@haven/contracts/calendar';
+import { integrationsContract } from '@haven/contracts/integrations';
+import { mailContract } from '@haven/contracts/mail';
+import { AppError } from '@haven/kit/errors';
+import { implement, redirect, reply } from '@haven/kit/http';
+import type { Integrations } from '../domain/integrations';
+
+/** Connecting and managing accounts, and the OAuth callbacks. */
+export function integrationsRoutes(integrations: Integrations, appUrl: string) {
+  /** Where the server callback sends the browser back: the Integrations screen, saying how it went. */
+  const back = (outcome: { ok: boolean; provider: string; type?: string; message: string }) => {
+    const query = new URLSearchParams({
+      integration: outcome.ok ? 'success' : 'error',
+      provider: outcome.provider,
+      ...(outcome.type ? { type: outcome.type } : {}),
+      message: outcome.message,
+    });
+    return redirect(`${appUrl}/integrations?${query}`);
+  };
+
+  return implement(integrationsContract, {
+    list: ({ userId, query }) => integrations.list(userId, query),
+    remove: async ({ userId, params }) => {
+      await integrations.remove(userId, params.id);
+      return { success: true, message: 'Integration disconnected' };
+    },
+    updateSettings: ({ userId, params, body }) => integrations.updateSettings(userId, params.id, body),
+    startAuth: async ({ userId, params, body }) => ({
+      authUrl: await integrations.authUrl(userId, params.provider, body.type),
+    }),
+    directAuth: async ({ userId, params, query }) => ({
+      authUrl: await integrations.authUrl(userId, params.provider, query.type),
+    }),
+    authRedirect: async ({ userId, params, query }) =>
+      redirect(await integrations.authUrl(userId, params.provider, query.type)),
+    authComplete: ({ userId, body }) => integrations.complete(userId, body.code, body.state),
+    oauthCallback: async ({ userId, query }) => {
+      // Public: Google sends the browser here. The state names the user; a session, when the
+      // browser carries one, must be that same user.
+      if (query.error) return back({ ok: false, provider: 'google', message: query.error });
+      if (!query.code || !query.state)
+        return back({ ok: false, provider: 'google', message: 'Missing required OAuth parameters' });
+      try {
+        const connected = await integrations.complete(userId ?? null, query.code, query.state);
+        return back({ ok: true, provider: 'google', type: connected.type, message: 'Connected' });
+      } catch (err) {
+        if (err instanceof AppError && err.status < 500)
+          return back({ ok: false, provider: 'google', message: err.message });
+        throw err;
+      }
+    },
+  });
+}
+
+/** Sending mail and creating events: only ever on the user's explicit request. */
+export function actionRoutes(integrations: Integrations) {
+  return [
+    implement(
+      { sendEmail: mailContract.sendEmail },
+      {
+        sendEmail: ({ userId, query, body }) => integrations.sendEmail(userId, body, query.draft),
+      },
+    ),
+    implement(
+      { createEvent: calendarContract.createEvent },
+      {
+        createEvent: async ({ userId, body }) => reply(201, await integrations.createEvent(userId, body)),
+      },
+    ),
+  ];
+}

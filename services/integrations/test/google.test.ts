@@ -1,0 +1,271 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Integration } from '@haven/contracts/integrations';
+import { startTestService } from '@haven/kit/testing';
+import { startGoogleDouble } from '../../../test/doubles/google-server';
+import { integrations, oauthStates } from '../src/db/schema';
+import { integrationsService } from '../src/service';
+
+const APP_URL = 'http://haven.test';
+let google: Awaited<ReturnType<typeof startGoogleDouble>>;
+let svc: Awaited<ReturnType<typeof startTestService>>;
+let nextUser = 500;
+
+beforeAll(async () => {
+  google = await startGoogleDouble();
+  svc = await startTestService(integrationsService, { ...google.env, APP_URL });
+});
+afterAll(async () => {
+  await svc?.stop();
+  await google?.stop();
+});
+
+/** Calls the service as the gateway does, for `userId` (null: a visitor on a public route). */
+function as(userId: number | null = nextUser++) {
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(svc.url + path, {
+      method,
+      redirect: 'manual',
+      headers: {
+        ...svc.headers(userId),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    return {
+      status: res.status,
+      location: res.headers.get('location'),
+      body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined,
+    };
+  };
+  return {
+    userId: userId!,
+    get: (path: string) => call('GET', path),
+    post: (path: string, body?: unknown) => call('POST', path, body),
+    patch: (path: string, body: unknown) => call('PATCH', path, body),
+    delete: (path: string) => call('DELETE', path),
+  };
+}
+
+/** Starts a consent and follows Google's (the double's) redirect: the callback's code and state. */
+async function consent(me: ReturnType<typeof as>, type: 'email' | 'calendar') {
+  const started = await me.post('/api/integrations/google/auth', { type });
+  expect(started.status).toBe(200);
+  const authUrl = new URL(started.body.authUrl);
+  expect(authUrl.searchParams.get('access_type')).toBe('offline');
+  expect(authUrl.searchParams.get('prompt')).toBe('consent');
+  const scopes = authUrl.searchParams.get('scope')!.split(' ');
+  if (type === 'email')
+    expect(scopes).toEqual(expect.arrayContaining(['https://www.googleapis.com/auth/gmail.compose']));
+  else expect(scopes).toEqual(expect.arrayContaining(['https://www.googleapis.com/auth/calendar.events']));
+  const back = await fetch(authUrl, { redirect: 'manual' });
+  const callback = new URL(back.headers.get('location')!);
+  expect(callback.origin + callback.pathname).toBe(`${APP_URL}/api/auth/google/callback`);
+  return { code: callback.searchParams.get('code')!, state: callback.searchParams.get('state')!, callback };
+}
+
+async function connected(me: ReturnType<typeof as>, type: 'email' | 'calendar'): Promise<Integration> {
+  const { code, state } = await consent(me, type);
+  const done = await me.post('/api/integrations/google/auth-complete', { code, state, type });
+  expect(done.status).toBe(200);
+  return done.body as Integration;
+}
+
+const rowsOf = (userId: number) =>
+  svc.deps.db.select().from(integrations).where(eq(integrations.userId, userId));
+
+describe('connecting Google', () => {
+  it('connects through the server callback and lands on /integrations saying so', async () => {
+    const me = as();
+    const { callback } = await consent(me, 'email');
+    const landed = await as(me.userId).get(callback.pathname + callback.search);
+    expect(landed.status).toBe(302);
+    expect(landed.location).toBe(
+      `${APP_URL}/integrations?integration=success&provider=google&type=email&message=Connected`,
+    );
+    const list = await me.get('/api/integrations');
+    expect(list.body).toEqual([
+      expect.objectContaining({
+        provider: 'google',
+        type: 'email',
+        connected: true,
+        settings: { autoSync: true, notifyOnChanges: true, includeFullContent: false },
+      }),
+    ]);
+    // Tokens are stored encrypted: neither appears in the row.
+    const [row] = await rowsOf(me.userId);
+    const issued = google.state.tokenRequests.at(-1)!;
+    expect(issued.grant_type).toBe('authorization_code');
+    expect(row!.accessTokenEnc).toMatch(/^enc1\./);
+    expect(row!.refreshTokenEnc).toMatch(/^enc1\./);
+    expect(JSON.stringify(row)).not.toMatch(/ya29-|1\/\/refresh/);
+  });
+
+  it('connects through the SPA callback page, and reconnecting updates the same integration', async () => {
+    const me = as();
+    const first = await connected(me, 'calendar');
+    const again = await connected(me, 'calendar');
+    expect(again.id).toBe(first.id);
+    expect(await rowsOf(me.userId)).toHaveLength(1);
+  });
+
+  it('refuses a forged, replayed, expired or another user’s state, storing nothing', async () => {
+    const me = as();
+    const refuse = async (body: Record<string, unknown>, who = me) =>
+      expect(
+        await who.post('/api/integrations/google/auth-complete', { type: 'email', ...body }),
+      ).toMatchObject({
+        status: 400,
+        body: { message: 'Invalid state parameter' },
+      });
+    const forged = await consent(me, 'email');
+    await refuse({ code: forged.code, state: `${forged.state.split('.')[0]}.forgedsignature` });
+    await refuse({ code: forged.code });
+    // Another user cannot complete my consent…
+    const mine = await consent(me, 'email');
+    await refuse({ code: mine.code, state: mine.state }, as());
+    // …and, used once (even by the wrong user), it is gone.
+    await refuse({ code: mine.code, state: mine.state });
+    const expired = await consent(me, 'email');
+    await svc.deps.db.update(oauthStates).set({ expiresAt: new Date(Date.now() - 1000) });
+    await refuse({ code: expired.code, state: expired.state });
+    // The server callback says so too, on the Integrations page.
+    const replay = await as(null).get(
+      `/api/auth/google/callback?code=x&state=${encodeURIComponent(mine.state)}`,
+    );
+    expect(new URL(replay.location!).searchParams.get('message')).toBe('Invalid state parameter');
+    expect(await rowsOf(me.userId)).toEqual([]);
+  });
+
+  it('reports a refused consent and missing parameters on the Integrations page', async () => {
+    const refused = await as(null).get('/api/auth/google/callback?error=access_denied&state=s');
+    expect(refused.location).toBe(
+      `${APP_URL}/integrations?integration=error&provider=google&message=access_denied`,
+    );
+    const missing = await as(null).get('/api/auth/google/callback');
+    expect(new URL(missing.location!).searchParams.get('message')).toBe('Missing required OAuth parameters');
+  });
+});
+
+describe('using the account', () => {
+  it('sends and saves drafts through Gmail with a proper MIME message', async () => {
+    const me = as();
+    expect(
+      await me.post('/api/email/send', { to: 'ana@example.com', subject: 'Hi', body: 'Hello' }),
+    ).toMatchObject({
+      status: 409,
+      body: { message: expect.stringMatching(/^No email account is connected/) },
+    });
+    await connected(me, 'email');
+    const email = {
+      to: 'Ana Lima <ana@example.com>',
+      cc: 'team@example.com',
+      subject: 'Réunion de lundi — ordre du jour',
+      body: 'Bonjour Ana,\nVoici l’ordre du jour.',
+      priority: 'high',
+      threadId: 'thread-42',
+    };
+    expect(await me.post('/api/email/send', email)).toEqual({
+      status: 200,
+      location: null,
+      body: { success: true, message: 'Email sent' },
+    });
+    const sent = google.state.sent.at(-1)!;
+    expect(sent.threadId).toBe('thread-42');
+    const mime = Buffer.from(sent.raw, 'base64url').toString('utf8');
+    expect(mime).toMatch(/^To: Ana Lima <ana@example.com>$/m);
+    expect(mime).toMatch(/^Cc: team@example.com$/m);
+    // The non-ASCII subject is encoded (RFC 2047), never raw bytes in a header.
+    expect(mime).toMatch(/^Subject: =\?UTF-8\?[QB]\?/m);
+    expect(mime).not.toContain('Subject: Réunion');
+    expect(mime).toMatch(/^X-Priority: 1/m);
+    const draft = await me.post('/api/email/send?draft=true', { ...email, to: '' });
+    expect(draft.body).toEqual({ success: true, message: 'Draft saved' });
+    expect(google.state.drafts.at(-1)!.threadId).toBe('thread-42');
+  });
+
+  it('refreshes an expired access token by itself and stores the new one', async () => {
+    const me = as();
+    await connected(me, 'email');
+    const [before] = await rowsOf(me.userId);
+    google.expireAccessTokens();
+    await svc.deps.db
+      .update(integrations)
+      .set({ expiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(integrations.userId, me.userId));
+    const refreshes = google.state.tokenRequests.filter((r) => r.grant_type === 'refresh_token').length;
+    expect((await me.post('/api/email/send', { to: 'a@example.com', subject: 'S', body: 'B' })).status).toBe(
+      200,
+    );
+    expect(google.state.tokenRequests.filter((r) => r.grant_type === 'refresh_token').length).toBe(
+      refreshes + 1,
+    );
+    await expect
+      .poll(async () => (await rowsOf(me.userId))[0]!.accessTokenEnc)
+      .not.toBe(before!.accessTokenEnc);
+  });
+
+  it('shows a revoked grant as a connection issue', async () => {
+    const me = as();
+    await connected(me, 'email');
+    google.revokeAll();
+    google.expireAccessTokens();
+    await svc.deps.db
+      .update(integrations)
+      .set({ expiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(integrations.userId, me.userId));
+    const refused = await me.post('/api/email/send', { to: 'a@example.com', subject: 'S', body: 'B' });
+    expect(refused).toMatchObject({ status: 409, body: { message: expect.stringMatching(/reconnect/) } });
+    const [listed] = (await me.get('/api/integrations?type=email')).body as Integration[];
+    expect(listed).toMatchObject({
+      connected: false,
+      settings: { error: expect.stringMatching(/reconnect/) },
+    });
+    // Reconnecting clears it.
+    expect((await connected(me, 'email')).connected).toBe(true);
+  });
+
+  it('creates a real event with its reminder', async () => {
+    const me = as();
+    const event = {
+      title: 'Dentist',
+      start: { date: '2026-11-27', time: '09:00' },
+      end: { date: '2026-11-27', time: '10:00' },
+      reminder: 60,
+      timeZone: 'Europe/Lisbon',
+    };
+    expect((await me.post('/api/calendar/events', event)).status).toBe(409);
+    await connected(me, 'calendar');
+    const created = await me.post('/api/calendar/events', event);
+    expect(created).toMatchObject({ status: 201, body: { summary: 'Dentist', id: expect.any(String) } });
+    expect(google.state.events.at(-1)).toMatchObject({
+      summary: 'Dentist',
+      start: { dateTime: '2026-11-27T09:00:00', timeZone: 'Europe/Lisbon' },
+      reminders: { useDefault: false, overrides: [{ method: 'popup', minutes: 60 }] },
+    });
+  });
+
+  it('keeps settings and rules (encrypted), and disconnects with revocation; another user’s id is 404', async () => {
+    const me = as();
+    const integration = await connected(me, 'email');
+    const patched = await me.patch(`/api/integrations/${integration.id}/settings`, {
+      settings: { includeFullContent: true },
+      contextualRules: 'Always be brief.',
+    });
+    expect(patched.body).toMatchObject({
+      settings: { autoSync: true, includeFullContent: true },
+      contextualRules: 'Always be brief.',
+    });
+    expect((await rowsOf(me.userId))[0]!.contextualRulesEnc).toMatch(/^enc1\./);
+    const stranger = as();
+    expect(
+      (await stranger.patch(`/api/integrations/${integration.id}/settings`, { contextualRules: 'x' })).status,
+    ).toBe(404);
+    expect((await stranger.delete(`/api/integrations/${integration.id}`)).status).toBe(404);
+    const revokedBefore = google.state.revoked.length;
+    expect((await me.delete(`/api/integrations/${integration.id}`)).status).toBe(200);
+    expect(google.state.revoked.length).toBe(revokedBefore + 1);
+    expect(await rowsOf(me.userId)).toEqual([]);
+  });
+});
