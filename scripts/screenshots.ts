@@ -187,6 +187,8 @@ const shots: Shot[] = [
     then: (p) => openSuggestion(p, 'Draft Email'),
   },
   { name: 'assist', path: '/assist', signedIn: true },
+  { name: 'integrations', path: '/integrations', signedIn: true },
+  { name: 'integration-detail', path: '/integrations/google/email', signedIn: true },
   { name: 'conversations', path: '/conversations', signedIn: true },
   {
     name: 'search-no-match',

@@ -18,6 +18,27 @@ export const PROVIDER_TYPES: Readonly<Record<Provider, readonly IntegrationType[
   notion: ['documents'],
 };
 
+/** The spec's default contextual-rule templates (section 9), as 'Use Default Rules' fills them in. */
+export const DEFAULT_RULES: Readonly<Record<IntegrationType, string>> = {
+  email: [
+    '- Always ask me before saving or sending a draft.',
+    '- Never include sensitive information (passwords, health or financial details) in a reply.',
+    '- Use clear, professional language.',
+    '- Include enough context that the reply stands on its own.',
+  ].join('\n'),
+  calendar: [
+    '- No meetings before 9am or after 5pm.',
+    '- Every meeting gets a short agenda in its description.',
+    '- Meetings last 30 minutes unless I say otherwise.',
+    '- Work events go on weekdays only.',
+  ].join('\n'),
+  messages: [
+    '- Only surface messages that mention me or are sent to me directly.',
+    '- Suggest short, friendly replies.',
+  ].join('\n'),
+  documents: ['- Prefer pages I edited recently.', '- Quote titles exactly.'].join('\n'),
+};
+
 /** Per-integration settings, with the spec's defaults filled in. */
 export const IntegrationSettings = z.object({
   autoSync: z.boolean().default(true),

@@ -38,27 +38,6 @@ export const MESSAGES = {
   providerFailed: 'Google did not complete the request. Please try again.',
 } as const;
 
-/** The spec's default rule templates (section 9), written out. */
-export const DEFAULT_RULES: Readonly<Record<IntegrationType, string>> = {
-  email: [
-    '- Always ask me before saving or sending a draft.',
-    '- Never include sensitive information (passwords, health or financial details) in a reply.',
-    '- Use clear, professional language.',
-    '- Include enough context that the reply stands on its own.',
-  ].join('\n'),
-  calendar: [
-    '- No meetings before 9am or after 5pm.',
-    '- Every meeting gets a short agenda in its description.',
-    '- Meetings last 30 minutes unless I say otherwise.',
-    '- Work events go on weekdays only.',
-  ].join('\n'),
-  messages: [
-    '- Only surface messages that mention me or are sent to me directly.',
-    '- Suggest short, friendly replies.',
-  ].join('\n'),
-  documents: ['- Prefer pages I edited recently.', '- Quote titles exactly.'].join('\n'),
-};
-
 const tokenContext = (userId: number) => `integrations.token:${userId}`;
 const rulesContext = (userId: number) => `integrations.rules:${userId}`;
 

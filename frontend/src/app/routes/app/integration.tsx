@@ -1,14 +1,36 @@
-import { useParams } from 'react-router-dom';
+import { useEffect, useState } from 'react';
+import { Navigate, useParams } from 'react-router-dom';
 
+import { BottomTabBar } from '@/components/layouts/bottom-tab-bar';
 import { SimplePage } from '@/components/layouts/simple-page';
 import { paths } from '@/config/paths';
+import { useCreateConversation } from '@/features/assistant/api/create-conversation';
+import { IntegrationDetail } from '@/features/integrations/components/integration-detail';
+import { catalogEntry } from '@/features/integrations/lib/catalog';
+import { CaptureDialog } from '@/features/thoughts/components/capture-dialog';
+import { toast } from '@/hooks/use-toast';
 
-const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-
-/** One integration's detail page, `/integrations/:provider/:type`. */
+/** One integration's detail page, `/integrations/:provider/:type`, with the tab bar and capture. */
 export function IntegrationRoute() {
   const { provider = '', type = '' } = useParams();
+  const entry = catalogEntry(provider, type);
+  const [adding, setAdding] = useState(false);
+  const startChat = useCreateConversation();
+  useEffect(() => {
+    if (!entry) toast({ title: 'Integration not found', variant: 'destructive' });
+  }, [entry]);
+  if (!entry) return <Navigate to={paths.integrations.path} replace />;
   return (
-    <SimplePage backTo={paths.integrations.path} title={`${capitalize(provider)} ${capitalize(type)}`} />
+    <>
+      <SimplePage
+        backTo={paths.integrations.path}
+        title={entry.name}
+        className="pb-[calc(6rem+env(safe-area-inset-bottom))]"
+      >
+        <IntegrationDetail entry={entry} />
+      </SimplePage>
+      <BottomTabBar onAddThought={() => setAdding(true)} />
+      <CaptureDialog open={adding} onOpenChange={setAdding} startChat={startChat} />
+    </>
   );
 }

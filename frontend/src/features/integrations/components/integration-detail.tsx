@@ -1,0 +1,249 @@
+import { DEFAULT_RULES, type Integration, type IntegrationSettings } from '@haven/contracts/integrations';
+import { AlertTriangle, LifeBuoy } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+
+import { buttonVariants } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { ErrorAlert } from '@/components/ui/error-alert';
+import { PendingButton } from '@/components/ui/pending-button';
+import { Switch } from '@/components/ui/switch';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { Textarea } from '@/components/ui/textarea';
+import { paths } from '@/config/paths';
+import { toast } from '@/hooks/use-toast';
+import { getErrorMessage } from '@/lib/api';
+import { cn } from '@/lib/utils';
+import { useIntegrations } from '../api/get-integrations';
+import { useDisconnectIntegration, useUpdateIntegrationSettings } from '../api/manage-integration';
+
+import type { CatalogEntry } from '../lib/catalog';
+import { useStartConnection } from './integration-list';
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+
+const SWITCHES: Array<[keyof Omit<IntegrationSettings, 'error'>, string, string]> = [
+  ['autoSync', 'Auto sync', 'Keep this account’s data fresh in the background.'],
+  ['notifyOnChanges', 'Notify on changes', 'Tell me when something new arrives.'],
+  ['includeFullContent', 'Include full content', 'Let the assistant read whole messages, not just snippets.'],
+];
+
+/** Saves settings or rules, saying how it went. */
+function useSaveWithToasts(savedTitle: string) {
+  return useUpdateIntegrationSettings({
+    mutationConfig: {
+      onSuccess: () => toast({ title: savedTitle }),
+      onError: (error) =>
+        toast({
+          title: 'Failed to save settings',
+          description: getErrorMessage(error),
+          variant: 'destructive',
+        }),
+    },
+  });
+}
+
+function SettingsTab({ integration }: { integration: Integration }) {
+  const [settings, setSettings] = useState(integration.settings);
+  const save = useSaveWithToasts('Settings saved');
+  return (
+    <div className="flex flex-col gap-4">
+      {SWITCHES.map(([key, label, description]) => (
+        <label key={key} className="flex items-start justify-between gap-4">
+          <span className="flex flex-col">
+            <span className="text-sm font-medium">{label}</span>
+            <span className="text-xs text-muted-foreground">{description}</span>
+          </span>
+          <Switch
+            aria-label={label}
+            checked={settings[key]}
+            onCheckedChange={(value) => setSettings((s) => ({ ...s, [key]: value }))}
+          />
+        </label>
+      ))}
+      <PendingButton
+        pending={save.isPending}
+        onClick={() =>
+          save.mutate({
+            id: integration.id,
+            patch: {
+              settings: {
+                autoSync: settings.autoSync,
+                notifyOnChanges: settings.notifyOnChanges,
+                includeFullContent: settings.includeFullContent,
+              },
+            },
+          })
+        }
+      >
+        Save Settings
+      </PendingButton>
+    </div>
+  );
+}
+
+function RulesTab({ integration }: { integration: Integration }) {
+  const [rules, setRules] = useState(integration.contextualRules ?? '');
+  const save = useSaveWithToasts('Rules saved');
+  return (
+    <div className="flex flex-col gap-3">
+      <Textarea
+        aria-label="Contextual rules"
+        value={rules}
+        onChange={(e) => setRules(e.target.value)}
+        className="min-h-[200px]"
+        placeholder="How the assistant should treat this account…"
+      />
+      <div className="flex flex-wrap justify-end gap-2">
+        {rules.trim() === '' && (
+          <PendingButton
+            variant="outline"
+            pending={false}
+            onClick={() => setRules(DEFAULT_RULES[integration.type])}
+          >
+            Use Default Rules
+          </PendingButton>
+        )}
+        <PendingButton
+          pending={save.isPending}
+          onClick={() =>
+            save.mutate({ id: integration.id, patch: { contextualRules: rules.trim() || null } })
+          }
+        >
+          Save Rules
+        </PendingButton>
+      </div>
+    </div>
+  );
+}
+
+/** `/integrations/{provider}/{type}`: connect or disconnect, the connection issue, and the three tabs. */
+export function IntegrationDetail({ entry }: { entry: CatalogEntry }) {
+  const integrations = useIntegrations();
+  const navigate = useNavigate();
+  const integration = integrations.data?.find((i) => i.provider === entry.provider && i.type === entry.type);
+  const connected = integration?.connected ?? false;
+  const [confirming, setConfirming] = useState(false);
+  const [tab, setTab] = useState('overview');
+  const connect = useStartConnection();
+  const disconnect = useDisconnectIntegration({
+    mutationConfig: {
+      onSuccess: () => toast({ title: `${entry.name} disconnected` }),
+      onError: (error) =>
+        toast({
+          title: 'Failed to disconnect integration',
+          description: getErrorMessage(error),
+          variant: 'destructive',
+        }),
+    },
+  });
+
+  return (
+    <div className="flex flex-col gap-4">
+      {integrations.isError && <ErrorAlert>Failed to fetch integration details</ErrorAlert>}
+      <Card>
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2">
+            <span
+              aria-hidden="true"
+              className={cn('size-2.5 rounded-full', connected ? 'bg-emerald-500' : 'bg-red-500')}
+            />
+            {entry.name}
+          </CardTitle>
+          <CardDescription>{connected ? 'Connected' : 'Not connected'}</CardDescription>
+        </CardHeader>
+        <CardContent className="flex flex-col gap-3">
+          {integration?.settings.error && (
+            <div
+              role="alert"
+              className="flex gap-2 rounded-lg border border-amber-500/40 bg-amber-500/10 p-3 text-sm text-amber-900 dark:text-amber-200"
+            >
+              <AlertTriangle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+              <span>
+                <span className="font-medium">Connection issue. </span>
+                {integration.settings.error}
+              </span>
+            </div>
+          )}
+          {integration && (
+            <p className="text-xs text-muted-foreground">Last synced {when(integration.updatedAt)}</p>
+          )}
+          {connected && integration ? (
+            <PendingButton
+              variant="outline"
+              pending={disconnect.isPending}
+              onClick={() => setConfirming(true)}
+            >
+              Disconnect
+            </PendingButton>
+          ) : entry.available ? (
+            <PendingButton
+              pending={connect.isPending}
+              onClick={() => connect.mutate({ provider: entry.provider, type: entry.type })}
+            >
+              Connect
+            </PendingButton>
+          ) : (
+            <p className="text-sm text-muted-foreground">Coming soon</p>
+          )}
+        </CardContent>
+      </Card>
+
+      {connected && integration && (
+        <Tabs value={tab} onValueChange={setTab} className="flex flex-col gap-3">
+          <TabsList>
+            <TabsTrigger value="overview">Overview</TabsTrigger>
+            <TabsTrigger value="settings">Settings</TabsTrigger>
+            <TabsTrigger value="rules">Contextual Rules</TabsTrigger>
+          </TabsList>
+          <TabsContent value="overview">
+            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+              <dt className="text-muted-foreground">Type</dt>
+              <dd>{integration.type}</dd>
+              <dt className="text-muted-foreground">Provider</dt>
+              <dd>{integration.provider}</dd>
+              <dt className="text-muted-foreground">Connected since</dt>
+              <dd>{when(integration.createdAt)}</dd>
+              <dt className="text-muted-foreground">Token expires</dt>
+              <dd>{when(integration.expiresAt)}</dd>
+            </dl>
+          </TabsContent>
+          <TabsContent value="settings">
+            <SettingsTab integration={integration} />
+          </TabsContent>
+          <TabsContent value="rules">
+            <RulesTab integration={integration} />
+          </TabsContent>
+        </Tabs>
+      )}
+
+      <Card>
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2 text-base">
+            <LifeBuoy aria-hidden="true" className="size-4" /> Need Help
+          </CardTitle>
+          <CardDescription>Trouble connecting? Try the direct authentication flow.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <Link to={paths.directAuth.path} className={cn(buttonVariants({ variant: 'outline' }), 'w-full')}>
+            Use Direct Authentication
+          </Link>
+        </CardContent>
+      </Card>
+
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        destructive
+        title={`Disconnect ${entry.name}?`}
+        description={`Disconnect ${entry.name}? This will remove access to your account. The assistant will no longer be able to interact with your data.`}
+        confirmLabel="Disconnect"
+        onConfirm={() =>
+          integration &&
+          disconnect.mutate(integration.id, { onSuccess: () => navigate(paths.integrations.path) })
+        }
+      />
+    </div>
+  );
+}

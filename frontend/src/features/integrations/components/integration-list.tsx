@@ -1,0 +1,174 @@
+import type { Integration } from '@haven/contracts/integrations';
+import { useQueryClient } from '@tanstack/react-query';
+import { ChevronRight, KeyRound, Plus, Settings } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+
+import { Badge } from '@/components/ui/badge';
+import { Button, buttonVariants } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { ErrorAlert } from '@/components/ui/error-alert';
+import { paths } from '@/config/paths';
+import { toast } from '@/hooks/use-toast';
+import { cn } from '@/lib/utils';
+import { useConnectIntegration } from '../api/connect-integration';
+import { integrationsQueryKey, useIntegrations } from '../api/get-integrations';
+import { CATALOG, providerName, type CatalogEntry } from '../lib/catalog';
+
+const findOf = (list: Integration[] | undefined, entry: CatalogEntry) =>
+  list?.find((i) => i.provider === entry.provider && i.type === entry.type);
+
+/** Reads the OAuth return (integration, provider, type, message), says how it went, and clears it. */
+function useOAuthReturn() {
+  const [params, setParams] = useSearchParams();
+  const queryClient = useQueryClient();
+  const outcome = params.get('integration');
+  useEffect(() => {
+    if (!outcome) return;
+    const provider = params.get('provider') ?? '';
+    if (outcome === 'success') {
+      toast({ title: `${providerName(provider)} integration connected` });
+      void queryClient.invalidateQueries({ queryKey: integrationsQueryKey });
+    } else {
+      toast({
+        title: 'Integration failed',
+        description: params.get('message') || 'There was an error connecting your integration.',
+        variant: 'destructive',
+      });
+    }
+    setParams({}, { replace: true });
+  }, [outcome, params, setParams, queryClient]);
+}
+
+export function useStartConnection() {
+  return useConnectIntegration({
+    mutationConfig: {
+      onError: () =>
+        toast({
+          title: 'Connection failed',
+          description: 'Unable to initiate authentication. Please try again later.',
+          variant: 'destructive',
+        }),
+    },
+  });
+}
+
+/** `/integrations`: the four services with their state, 'Add New', and the ways to get help. */
+export function IntegrationList() {
+  useOAuthReturn();
+  const integrations = useIntegrations();
+  const [adding, setAdding] = useState(false);
+  const navigate = useNavigate();
+  const connect = useStartConnection();
+  const [soon, setSoon] = useState<CatalogEntry | null>(null);
+
+  function choose(entry: CatalogEntry) {
+    if (findOf(integrations.data, entry)?.connected)
+      return navigate(paths.integration.getHref(entry.provider, entry.type));
+    if (!entry.available) return setSoon(entry);
+    connect.mutate({ provider: entry.provider, type: entry.type });
+  }
+
+  return (
+    <div className="flex flex-col gap-4">
+      {integrations.isError && <ErrorAlert>{integrations.error.message}</ErrorAlert>}
+      <ul className="grid grid-cols-2 gap-3">
+        {CATALOG.map((entry) => {
+          const integration = findOf(integrations.data, entry);
+          const connected = integration?.connected ?? false;
+          return (
+            <li key={`${entry.provider}-${entry.type}`}>
+              <Link
+                to={paths.integration.getHref(entry.provider, entry.type)}
+                aria-label={`${entry.name}, ${connected ? 'connected' : 'not connected'}${integration?.contextualRules ? ', with rules' : ''}`}
+                className="flex h-full min-w-0 flex-col gap-2 rounded-xl border bg-card p-3 text-card-foreground shadow-sm transition-colors hover:border-accent/40"
+              >
+                <span className="flex items-center gap-2">
+                  <span
+                    aria-hidden="true"
+                    className={cn(
+                      'size-2.5 shrink-0 rounded-full',
+                      connected ? 'bg-emerald-500' : 'bg-red-500',
+                    )}
+                  />
+                  <span className="text-sm leading-tight font-semibold">{entry.name}</span>
+                </span>
+                <span className="line-clamp-2 text-xs text-muted-foreground">{entry.description}</span>
+                <span className="mt-auto flex flex-wrap gap-1">
+                  <Badge variant="secondary">{entry.type}</Badge>
+                  {integration?.contextualRules && <Badge>Rules</Badge>}
+                </span>
+              </Link>
+            </li>
+          );
+        })}
+        <li>
+          <button
+            type="button"
+            onClick={() => setAdding(true)}
+            className="flex h-full min-h-24 w-full flex-col items-center justify-center gap-1 rounded-xl border border-dashed text-sm font-medium text-muted-foreground hover:border-accent/40 hover:text-foreground"
+          >
+            <Plus aria-hidden="true" className="size-5" />
+            Add New
+          </button>
+        </li>
+      </ul>
+      <div className="flex flex-col gap-2">
+        <Link
+          to={paths.settings.path}
+          className={cn(buttonVariants({ variant: 'outline' }), 'justify-between')}
+        >
+          <span className="flex items-center gap-2">
+            <Settings aria-hidden="true" /> Settings
+          </span>
+          <ChevronRight aria-hidden="true" />
+        </Link>
+        <Link
+          to={paths.directAuth.path}
+          className={cn(buttonVariants({ variant: 'outline' }), 'justify-between')}
+        >
+          <span className="flex items-center gap-2">
+            <KeyRound aria-hidden="true" /> Use Direct Authentication
+          </span>
+          <ChevronRight aria-hidden="true" />
+        </Link>
+      </div>
+
+      <Dialog open={adding} onOpenChange={setAdding}>
+        <DialogContent showCloseButton>
+          <DialogHeader>
+            <DialogTitle>Add New</DialogTitle>
+          </DialogHeader>
+          <ul className="flex flex-col gap-2">
+            {CATALOG.map((entry) => (
+              <li key={`${entry.provider}-${entry.type}`}>
+                <Button
+                  variant="outline"
+                  className="w-full justify-between"
+                  disabled={connect.isPending}
+                  onClick={() => {
+                    setAdding(false);
+                    choose(entry);
+                  }}
+                >
+                  {entry.name}
+                  <span className="text-xs text-muted-foreground">
+                    {findOf(integrations.data, entry)?.connected ? 'Connected' : 'Connect'}
+                  </span>
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </DialogContent>
+      </Dialog>
+      <Dialog open={soon !== null} onOpenChange={(open) => !open && setSoon(null)}>
+        <DialogContent showCloseButton>
+          <DialogHeader>
+            <DialogTitle>{soon?.name}</DialogTitle>
+          </DialogHeader>
+          <p className="text-sm text-muted-foreground">Coming soon</p>
+        </DialogContent>
+      </Dialog>
+    </div>
+  );
+}
