@@ -60,4 +60,44 @@ describe('integrations in Chromium at 390×844', () => {
       await context.close();
     }
   });
+
+  it('creates the event of an insight’s suggestion in the connected calendar', async () => {
+    const saved = await fetch(`${stack.product.url}/api/thoughts`, {
+      method: 'POST',
+      headers: { cookie: stack.cookieHeader, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        content: 'I need to book a dentist appointment for Friday morning.',
+        clientDate: new Date().toISOString(),
+        timezoneOffset: new Date().getTimezoneOffset(),
+      }),
+    });
+    expect(saved.status).toBe(201);
+    const { context, page } = await phonePage(stack.browser, origin, 'light', { cookie: stack.cookie });
+    page.setDefaultTimeout(15_000);
+    try {
+      await page.goto('/integrations/google/calendar');
+      await page.getByRole('button', { name: 'Connect' }).click();
+      await page.getByText('Google integration connected', { exact: true }).first().waitFor();
+      await page.goto('/home');
+      await page.getByText('Suggestions', { exact: true }).waitFor();
+      const direct = page.getByRole('button', { name: 'Add to Calendar' }).first();
+      if (!(await direct.isVisible()))
+        await page.getByRole('button', { name: 'Take Action' }).first().click();
+      await page.getByRole('button', { name: 'Add to Calendar' }).first().click();
+      const dialog = page.getByRole('dialog', { name: 'Add to Calendar' });
+      await dialog.getByRole('button', { name: 'Add to Calendar' }).click();
+      // askBeforeCalendarEvents is on by default: the event is created only once confirmed.
+      expect(google.state.events).toHaveLength(0);
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Create Event' }).click();
+      await page.getByText('Event scheduled', { exact: true }).first().waitFor();
+      expect(google.state.events).toHaveLength(1);
+      expect(google.state.events[0]).toMatchObject({
+        summary: 'Book a dentist appointment',
+        start: { dateTime: expect.stringMatching(/T09:00:00$/) },
+        reminders: { useDefault: false, overrides: [{ method: 'popup', minutes: 30 }] },
+      });
+    } finally {
+      await context.close();
+    }
+  });
 });
