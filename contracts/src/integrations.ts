@@ -80,8 +80,15 @@ export type ProviderParams = z.infer<typeof ProviderParams>;
 export const AuthStartBody = z.object({ type: IntegrationType });
 export type AuthStartBody = z.infer<typeof AuthStartBody>;
 
-/** GET /api/integrations/:provider/direct-auth?type=. */
-export const DirectAuthQuery = z.object({ type: IntegrationType });
+/**
+ * GET /api/integrations/:provider/direct-auth?type=&redirect=. `local` returns the consent to the
+ * SPA's `/direct-{provider}-callback` page (the 'Use Alternative Redirect' choice), `server` to the
+ * server callback.
+ */
+export const DirectAuthQuery = z.object({
+  type: IntegrationType,
+  redirect: z.enum(['local', 'server']).default('server'),
+});
 export type DirectAuthQuery = z.infer<typeof DirectAuthQuery>;
 
 /** GET /api/integrations/:provider/auth?type=&client_generated=true (the last-resort browser navigation). */

@@ -61,6 +61,31 @@ describe('integrations in Chromium at 390×844', () => {
     }
   });
 
+  it('connects through the direct-authentication page and the SPA callback page', async () => {
+    const { context, page } = await phonePage(stack.browser, origin, 'light', { cookie: stack.cookie });
+    page.setDefaultTimeout(15_000);
+    try {
+      await page.goto('/direct-google-auth');
+      await page.getByLabel('Email').check();
+      expect(await page.getByLabel('Use Alternative Redirect').isChecked()).toBe(true);
+      await page.getByRole('button', { name: 'Generate Direct Link' }).click();
+      await page.screenshot({ path: shotPath('direct-auth') });
+      await page.getByRole('link', { name: 'Open OAuth' }).click();
+      await page.waitForURL(/\/direct-google-callback\?/);
+      await page.getByText('Integration Successful', { exact: true }).waitFor();
+      await page.getByText('Your account has been successfully connected.').waitFor();
+      await page.screenshot({ path: shotPath('direct-callback') });
+      await page.getByRole('link', { name: 'Return to Integrations' }).click();
+      await page.getByRole('link', { name: /Google Mail, connected/ }).waitFor();
+      // The same address again: the state was used once, so it is refused.
+      await page.goBack();
+      await page.getByText('Integration Failed', { exact: true }).waitFor();
+      await page.getByText('Invalid state parameter').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
   it('creates the event of an insight’s suggestion in the connected calendar', async () => {
     const saved = await fetch(`${stack.product.url}/api/thoughts`, {
       method: 'POST',

@@ -138,6 +138,27 @@ describe('connecting Google', () => {
     expect(await rowsOf(me.userId)).toEqual([]);
   });
 
+  it('returns a direct consent to the SPA callback page when asked, exchanging the code for that address', async () => {
+    const me = as();
+    const link = await me.get('/api/integrations/google/direct-auth?type=calendar&redirect=local');
+    const authUrl = new URL(link.body.authUrl);
+    expect(authUrl.searchParams.get('redirect_uri')).toBe(`${APP_URL}/direct-google-callback`);
+    const back = new URL((await fetch(authUrl, { redirect: 'manual' })).headers.get('location')!);
+    expect(back.origin + back.pathname).toBe(`${APP_URL}/direct-google-callback`);
+    const done = await me.post('/api/integrations/google/auth-complete', {
+      code: back.searchParams.get('code'),
+      state: back.searchParams.get('state'),
+      type: 'calendar',
+    });
+    expect(done).toMatchObject({ status: 200, body: { type: 'calendar', connected: true } });
+    expect(google.state.tokenRequests.at(-1)!.redirect_uri).toBe(`${APP_URL}/direct-google-callback`);
+    // The default stays the server callback.
+    const server = await me.get('/api/integrations/google/direct-auth?type=email');
+    expect(new URL(server.body.authUrl).searchParams.get('redirect_uri')).toBe(
+      `${APP_URL}/api/auth/google/callback`,
+    );
+  });
+
   it('reports a refused consent and missing parameters on the Integrations page', async () => {
     const refused = await as(null).get('/api/auth/google/callback?error=access_denied&state=s');
     expect(refused.location).toBe(

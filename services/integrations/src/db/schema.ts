@@ -42,5 +42,7 @@ export const oauthStates = integrationsSchema.table('oauth_states', {
   userId: integer('user_id').notNull(),
   provider: text('provider').notNull(),
   type: text('type').notNull(),
+  /** Where the consent returns (the token exchange must name the same address). */
+  redirectUri: text('redirect_uri'),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });

@@ -180,13 +180,20 @@ export function createIntegrations({ db, cipher, states, google, log }: Integrat
     },
 
     /** The consent address for `type`, carrying a fresh single-use state bound to the user. */
-    async authUrl(userId: number, provider: Provider, type: IntegrationType): Promise<string> {
+    async authUrl(
+      userId: number,
+      provider: Provider,
+      type: IntegrationType,
+      redirect: 'local' | 'server' = 'server',
+    ): Promise<string> {
       if (!PROVIDER_TYPES[provider].includes(type))
         throw badRequest(`${provider} does not offer ${type} integrations`);
       if (provider !== 'google') throw unavailable(`${provider} is not available on this server yet`, 0);
       const client = requireClient();
-      const state = await states.issue({ userId, provider, type });
+      const redirectUri = redirect === 'local' ? `${google.appUrl}/direct-${provider}-callback` : undefined;
+      const state = await states.issue({ userId, provider, type, redirectUri });
       return client.generateAuthUrl({
+        ...(redirectUri ? { redirect_uri: redirectUri } : {}),
         access_type: 'offline',
         prompt: 'consent',
         include_granted_scopes: true,
@@ -210,7 +217,7 @@ export function createIntegrations({ db, cipher, states, google, log }: Integrat
       const client = requireClient();
       let tokens;
       try {
-        ({ tokens } = await client.getToken(code));
+        ({ tokens } = await client.getToken({ code, redirect_uri: claims.redirectUri ?? undefined }));
       } catch (err) {
         log.warn({ err }, 'Google refused the authorization code');
         throw badGateway(MESSAGES.providerRefused);

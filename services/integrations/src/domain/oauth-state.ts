@@ -10,6 +10,8 @@ export interface StateClaims {
   userId: number;
   provider: string;
   type: string;
+  /** The consent's return address when it is not the server callback. */
+  redirectUri?: string | null;
 }
 
 /**
@@ -41,7 +43,9 @@ export function createStateStore(db: DbOrTx, key: Buffer) {
         .delete(oauthStates)
         .where(and(eq(oauthStates.nonce, nonce), gt(oauthStates.expiresAt, new Date())))
         .returning();
-      return row ? { userId: row.userId, provider: row.provider, type: row.type } : null;
+      return row
+        ? { userId: row.userId, provider: row.provider, type: row.type, redirectUri: row.redirectUri }
+        : null;
     },
   };
 }

@@ -29,7 +29,7 @@ export function integrationsRoutes(integrations: Integrations, appUrl: string) {
       authUrl: await integrations.authUrl(userId, params.provider, body.type),
     }),
     directAuth: async ({ userId, params, query }) => ({
-      authUrl: await integrations.authUrl(userId, params.provider, query.type),
+      authUrl: await integrations.authUrl(userId, params.provider, query.type, query.redirect),
     }),
     authRedirect: async ({ userId, params, query }) =>
       redirect(await integrations.authUrl(userId, params.provider, query.type)),

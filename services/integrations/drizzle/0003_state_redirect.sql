@@ -1,0 +1,1 @@
+ALTER TABLE "integrations"."oauth_states" ADD COLUMN "redirect_uri" text;
