@@ -69,13 +69,42 @@ export const CalendarEventDraft = z
   });
 export type CalendarEventDraft = z.infer<typeof CalendarEventDraft>;
 
+/** POST /api/calendar/events/:id/rsvp: the user's answer to an invitation. */
+export const RsvpBody = z.object({
+  response: z.enum(['accepted', 'declined', 'tentative'], {
+    error: 'response must be accepted, declined or tentative',
+  }),
+});
+export type RsvpBody = z.infer<typeof RsvpBody>;
+
+/** Path params of `/api/calendar/events/:id` (the calendar's event id). */
+export const EventIdParams = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,1024}$/, { error: 'Invalid event id' }),
+});
+export type EventIdParams = z.infer<typeof EventIdParams>;
+
 /** Calendar routes of the integrations service. 409 means no calendar is connected. */
 export const calendarContract = defineContract({
   calendar: {
     method: 'GET',
     path: '/api/assist/calendar',
     responses: { 200: CalendarAnswer, 401: ErrorBody, 502: ErrorBody },
-    summary: 'Upcoming events and invitations needing a response; `connected: false` when no calendar.',
+    summary: 'Upcoming invitations needing a response (cached); `connected: false` when no calendar.',
+  },
+  rsvp: {
+    method: 'POST',
+    path: '/api/calendar/events/:id/rsvp',
+    params: EventIdParams,
+    body: RsvpBody,
+    responses: {
+      200: CalendarEvent,
+      400: ErrorBody,
+      401: ErrorBody,
+      404: ErrorBody,
+      409: ErrorBody,
+      502: ErrorBody,
+    },
+    summary: 'Answers an invitation for real (the organiser is told); 404 unless it is one of yours.',
   },
   createEvent: {
     method: 'POST',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineContract } from './contract';
 import { IsoDateTime, queryInt } from './common';
 import { CalendarAnswer } from './calendar';
-import { EmailDigest } from './mail';
+import { DigestQuery, EmailDigest } from './mail';
 import { UserPreferences } from './preferences';
 import { RangeQuery, Thought } from './thoughts';
 
@@ -72,6 +72,7 @@ export const integrationsInternalContract = defineContract({
   digest: {
     method: 'GET',
     path: '/internal/assist/digest',
+    query: DigestQuery,
     responses: { 200: EmailDigest },
     callers: ['assistant'],
     summary: 'Same answer as GET /api/assist/emails.',

@@ -33,6 +33,14 @@ const samples: { [Q in QueueName]: [JobPayload<Q>, JobPayload<Q>] } = {
     { userId: 12, conversationId: 7, messageId: 70 },
     { userId: 12, conversationId: 7, messageId: 71 },
   ],
+  'mail.sync': [
+    { integrationId: 4, request: 1 },
+    { integrationId: 4, request: 2 },
+  ],
+  'integrations.refresh': [
+    { integrationId: 4, expiresAt: 1_795_000_000 },
+    { integrationId: 4, expiresAt: 1_795_003_600 },
+  ],
 };
 
 describe('JOBS', () => {

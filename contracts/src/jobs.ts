@@ -100,6 +100,26 @@ export const JOBS = {
     z.object({ userId: Id, conversationId: Id, messageId: Id }),
     (p) => [p.userId, p.conversationId, p.messageId],
   ),
+
+  /**
+   * integrations: refresh one connected account's cache (Gmail messages, calendar invitations).
+   * `request` counts the syncs asked for that account (after connecting, then each time one is due),
+   * so each is a new job and a replay of the same request is one.
+   */
+  'mail.sync': defineQueue(
+    'mail.sync',
+    'integrations',
+    z.object({ integrationId: Id, request: z.number().int().positive() }),
+    (p) => [p.integrationId, p.request],
+  ),
+
+  /** integrations: refresh an account's access token before it expires (`expiresAt`, epoch seconds). */
+  'integrations.refresh': defineQueue(
+    'integrations.refresh',
+    'integrations',
+    z.object({ integrationId: Id, expiresAt: z.number().int().nonnegative() }),
+    (p) => [p.integrationId, p.expiresAt],
+  ),
 } as const;
 
 /** Name of a queue. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineContract } from './contract';
 import { ErrorBody } from './errors';
-import { IsoDateTime } from './common';
+import { CacheBuster, IsoDateTime, TimezoneOffset } from './common';
 
 /* The e-mail digest, reply drafts and sending (integrations service). */
 
@@ -15,14 +15,40 @@ export const EmailItem = z.object({
   fromFull: z.string(),
   subject: z.string(),
   snippet: z.string(),
-  /** Sanitised HTML; absent when the user keeps includeFullContent off. */
+  /**
+   * Sanitised HTML (scripts, handlers, forms, frames and styles removed; remote images held back as
+   * `data-remote-src`). Only `GET /api/assist/emails/:id` carries it; the digest list does not.
+   */
   body: z.string().optional(),
+  /** The body holds remote images that were blocked (the dialog offers 'Show images'). */
+  hasRemoteImages: z.boolean().optional(),
   date: IsoDateTime,
-  /** Arrived since yesterday. */
+  /** Arrived since the start of yesterday in the user's time zone. */
   isNew: z.boolean(),
   needsReply: z.boolean(),
 });
 export type EmailItem = z.infer<typeof EmailItem>;
+
+/**
+ * GET /api/assist/emails?timezoneOffset=: the browser's `getTimezoneOffset()` (minutes, UTC minus
+ * local), so "since yesterday" is the user's yesterday.
+ */
+export const DigestQuery = z.object({
+  timezoneOffset: z
+    .string()
+    .regex(/^-?\d{1,3}$/, { error: 'timezoneOffset must be a whole number of minutes' })
+    .transform(Number)
+    .pipe(TimezoneOffset)
+    .optional(),
+  t: CacheBuster,
+});
+export type DigestQuery = z.infer<typeof DigestQuery>;
+
+/** Path params of `/api/assist/emails/:id` (the mail account's message id). */
+export const EmailIdParams = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, { error: 'Invalid email id' }),
+});
+export type EmailIdParams = z.infer<typeof EmailIdParams>;
 
 /** GET /api/assist/emails. `connected: false` (with no e-mails) makes the SPA show a connect prompt. */
 export const EmailDigest = z.object({
@@ -42,8 +68,11 @@ export const EmailDraftBody = z.object({
 });
 export type EmailDraftBody = z.infer<typeof EmailDraftBody>;
 
-/** The drafted reply text for the user to edit. */
-export const EmailDraftAnswer = z.object({ draft: z.string() });
+/**
+ * The drafted reply text for the user to edit: written by the model, or (with no model configured,
+ * or when it failed) the polite template, which the SPA says.
+ */
+export const EmailDraftAnswer = z.object({ draft: z.string(), source: z.enum(['model', 'template']) });
 export type EmailDraftAnswer = z.infer<typeof EmailDraftAnswer>;
 
 /** E-mail priority (sent as the `Importance`/`X-Priority` headers). */
@@ -104,8 +133,19 @@ export const mailContract = defineContract({
   emails: {
     method: 'GET',
     path: '/api/assist/emails',
-    responses: { 200: EmailDigest, 401: ErrorBody, 502: ErrorBody },
-    summary: 'The cached digest kept fresh by mail.sync; `connected: false` when no e-mail integration.',
+    query: DigestQuery,
+    responses: { 200: EmailDigest, 400: ErrorBody, 401: ErrorBody },
+    summary:
+      'The cached digest kept fresh by mail.sync (newest and needing a reply first, at most 50, without ' +
+      'bodies); `connected: false` when no e-mail integration.',
+  },
+  email: {
+    method: 'GET',
+    path: '/api/assist/emails/:id',
+    params: EmailIdParams,
+    query: DigestQuery,
+    responses: { 200: EmailItem, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
+    summary: 'One cached e-mail with its sanitised body (the Email item dialog).',
   },
   emailDraft: {
     method: 'POST',

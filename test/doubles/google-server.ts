@@ -12,9 +12,195 @@ interface Grant {
   refreshToken: string;
   scope: string;
   revoked: boolean;
+  /** Whose mailbox and calendar the grant opens. */
+  account: string;
 }
 
+/** A message in a mailbox of the double, as the test wrote it. */
+export interface MessageSpec {
+  from: string;
+  to?: string;
+  cc?: string;
+  subject: string;
+  text?: string;
+  html?: string;
+  /** Extra headers (List-Unsubscribe, Auto-Submitted...). */
+  headers?: Record<string, string>;
+  labelIds?: string[];
+  threadId?: string;
+  /** Default: now. */
+  date?: Date;
+}
+
+interface StoredMessage {
+  id: string;
+  threadId: string;
+  labelIds: string[];
+  internalDate: number;
+  headers: Array<{ name: string; value: string }>;
+  snippet: string;
+  text?: string;
+  html?: string;
+}
+
+type HistoryRecord = {
+  id: number;
+  messagesAdded?: Array<{ message: { id: string; threadId: string; labelIds: string[] } }>;
+  labelsRemoved?: Array<{ message: { id: string; threadId: string }; labelIds: string[] }>;
+  messagesDeleted?: Array<{ message: { id: string; threadId: string } }>;
+};
+
+/** One Google account: its mailbox, history and calendar. */
+class Account {
+  historyId = 1000;
+  /** History before this id is forgotten (a stale cursor answers 404). */
+  oldestHistoryId = 1000;
+  readonly messages = new Map<string, StoredMessage>();
+  readonly history: HistoryRecord[] = [];
+  readonly events = new Map<string, Record<string, unknown>>();
+  private seq = 0;
+  constructor(readonly email: string) {}
+
+  /** Adds a message to the inbox (or with the labels given), recorded in the history. */
+  addMessage(spec: MessageSpec): StoredMessage {
+    const id = `m${(++this.seq).toString(16).padStart(8, '0')}${randomBytes(2).toString('hex')}`;
+    const date = spec.date ?? new Date();
+    const headers = [
+      { name: 'From', value: spec.from },
+      { name: 'To', value: spec.to ?? this.email },
+      ...(spec.cc ? [{ name: 'Cc', value: spec.cc }] : []),
+      { name: 'Subject', value: spec.subject },
+      { name: 'Date', value: date.toUTCString() },
+      { name: 'Message-ID', value: `<${id}@mail.example>` },
+      ...Object.entries(spec.headers ?? {}).map(([name, value]) => ({ name, value })),
+    ];
+    const message: StoredMessage = {
+      id,
+      threadId: spec.threadId ?? `t${id.slice(1)}`,
+      labelIds: spec.labelIds ?? ['INBOX', 'UNREAD'],
+      internalDate: date.getTime(),
+      headers,
+      snippet: (spec.text ?? spec.html?.replace(/<[^>]+>/g, ' ') ?? '')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, 120),
+      text: spec.text,
+      html: spec.html,
+    };
+    this.messages.set(id, message);
+    this.history.push({
+      id: ++this.historyId,
+      messagesAdded: [{ message: { id, threadId: message.threadId, labelIds: message.labelIds } }],
+    });
+    return message;
+  }
+
+  /** The user answers a thread (a SENT message from the account). */
+  reply(threadId: string, text = 'Thanks, will do.'): StoredMessage {
+    const first = [...this.messages.values()].find((m) => m.threadId === threadId);
+    return this.addMessage({
+      from: this.email,
+      to: first?.headers.find((h) => h.name === 'From')?.value ?? 'someone@example.com',
+      subject: `Re: ${first?.headers.find((h) => h.name === 'Subject')?.value ?? ''}`,
+      text,
+      threadId,
+      labelIds: ['SENT'],
+    });
+  }
+
+  /** The user archives a message (it leaves the inbox). */
+  archive(id: string): void {
+    const message = this.messages.get(id);
+    if (!message) return;
+    message.labelIds = message.labelIds.filter((l) => l !== 'INBOX');
+    this.history.push({
+      id: ++this.historyId,
+      labelsRemoved: [{ message: { id, threadId: message.threadId }, labelIds: ['INBOX'] }],
+    });
+  }
+
+  /** Forgets the history so far, as Gmail does after about a week. */
+  forgetHistory(): void {
+    this.oldestHistoryId = this.historyId + 1;
+  }
+
+  /** An upcoming event in which the account is an attendee who has not answered. */
+  addInvitation(spec: {
+    summary: string;
+    start: Date;
+    minutes?: number;
+    organizer?: string;
+    location?: string;
+  }) {
+    const id = `evt${(++this.seq).toString(16)}`;
+    const end = new Date(spec.start.getTime() + (spec.minutes ?? 30) * 60_000);
+    const organizer = spec.organizer ?? 'organiser@example.com';
+    const event = {
+      id,
+      status: 'confirmed',
+      summary: spec.summary,
+      location: spec.location,
+      start: { dateTime: spec.start.toISOString() },
+      end: { dateTime: end.toISOString() },
+      organizer: { email: organizer, displayName: organizer.split('@')[0] },
+      attendees: [
+        { email: organizer, organizer: true, responseStatus: 'accepted' },
+        { email: this.email, self: true, responseStatus: 'needsAction' },
+      ],
+      htmlLink: `https://calendar.example/${id}`,
+    };
+    this.events.set(id, event);
+    return event;
+  }
+}
+
+const full = (m: StoredMessage) => {
+  const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+  const parts = [
+    ...(m.text !== undefined
+      ? [
+          {
+            partId: '0',
+            mimeType: 'text/plain',
+            filename: '',
+            body: { size: m.text.length, data: b64(m.text) },
+          },
+        ]
+      : []),
+    ...(m.html !== undefined
+      ? [
+          {
+            partId: '1',
+            mimeType: 'text/html',
+            filename: '',
+            body: { size: m.html.length, data: b64(m.html) },
+          },
+        ]
+      : []),
+  ];
+  return {
+    id: m.id,
+    threadId: m.threadId,
+    labelIds: m.labelIds,
+    snippet: m.snippet,
+    internalDate: String(m.internalDate),
+    payload: {
+      mimeType: 'multipart/alternative',
+      filename: '',
+      headers: [...m.headers, { name: 'Content-Type', value: 'multipart/alternative; boundary="b"' }],
+      body: { size: 0 },
+      parts,
+    },
+  };
+};
+
 export async function startGoogleDouble(options: { accessTokenSeconds?: number } = {}) {
+  const accounts = new Map<string, Account>();
+  const accountOf = (email: string) => {
+    let account = accounts.get(email);
+    if (!account) accounts.set(email, (account = new Account(email)));
+    return account;
+  };
   const codes = new Map<string, Grant>();
   const grants = new Map<string, Grant>();
   const accessTokens = new Map<string, { grant: Grant; expiresAt: number }>();
@@ -27,6 +213,15 @@ export async function startGoogleDouble(options: { accessTokenSeconds?: number }
     events: [] as Array<Record<string, unknown>>,
     /** The consent redirects back with `error=access_denied` instead of a code. */
     deny: false,
+    /** Whose account the next consents open. */
+    consentAs: 'me@example.com',
+    /** The next this-many API calls answer 429 with Retry-After (seconds). */
+    rateLimitNext: 0,
+    retryAfterSeconds: 120,
+    /** Mail and calendar API calls, `METHOD path` each. */
+    calls: [] as string[],
+    /** Event patches (RSVPs) as the product sent them. */
+    patches: [] as Array<{ eventId: string; sendUpdates: string | null; body: Record<string, unknown> }>,
   };
 
   const read = (req: IncomingMessage) =>
@@ -65,6 +260,7 @@ export async function startGoogleDouble(options: { accessTokenSeconds?: number }
           refreshToken: newToken('1//refresh'),
           scope: url.searchParams.get('scope') ?? '',
           revoked: false,
+          account: state.consentAs,
         });
         redirect.searchParams.set('code', code);
       }
@@ -114,6 +310,93 @@ export async function startGoogleDouble(options: { accessTokenSeconds?: number }
 
     const grant = bearer(req);
     if (!grant) return json(res, 401, { error: { code: 401, message: 'Invalid Credentials' } });
+    state.calls.push(`${req.method} ${url.pathname}`);
+    if (state.rateLimitNext > 0) {
+      state.rateLimitNext--;
+      res.writeHead(429, {
+        'content-type': 'application/json',
+        'retry-after': String(state.retryAfterSeconds),
+      });
+      return res.end(
+        JSON.stringify({
+          error: { code: 429, message: 'Too many requests', errors: [{ reason: 'rateLimitExceeded' }] },
+        }),
+      );
+    }
+    const account = accountOf(grant.account);
+    const gmail = /^\/gmail\/v1\/users\/me\/(.+)$/.exec(url.pathname)?.[1];
+    if (req.method === 'GET' && gmail === 'profile')
+      return json(res, 200, {
+        emailAddress: account.email,
+        historyId: String(account.historyId),
+        messagesTotal: account.messages.size,
+      });
+    if (req.method === 'GET' && gmail === 'messages') {
+      const label = url.searchParams.getAll('labelIds');
+      const all = [...account.messages.values()]
+        .filter((m) => label.every((l) => m.labelIds.includes(l)))
+        .sort((a, b) => b.internalDate - a.internalDate);
+      const start = Number(url.searchParams.get('pageToken') ?? 0);
+      const size = Math.min(500, Number(url.searchParams.get('maxResults') ?? 100));
+      const page = all.slice(start, start + size);
+      return json(res, 200, {
+        messages: page.map((m) => ({ id: m.id, threadId: m.threadId })),
+        ...(start + size < all.length ? { nextPageToken: String(start + size) } : {}),
+        resultSizeEstimate: all.length,
+      });
+    }
+    const messageId = gmail && /^messages\/([^/]+)$/.exec(gmail)?.[1];
+    if (req.method === 'GET' && messageId) {
+      const message = account.messages.get(messageId);
+      if (!message) return json(res, 404, { error: { code: 404, message: 'Not Found' } });
+      return json(res, 200, full(message));
+    }
+    const threadId = gmail && /^threads\/([^/]+)$/.exec(gmail)?.[1];
+    if (req.method === 'GET' && threadId) {
+      const messages = [...account.messages.values()]
+        .filter((m) => m.threadId === threadId)
+        .sort((a, b) => a.internalDate - b.internalDate);
+      if (messages.length === 0) return json(res, 404, { error: { code: 404, message: 'Not Found' } });
+      return json(res, 200, {
+        id: threadId,
+        messages: messages.map((m) => ({
+          id: m.id,
+          threadId: m.threadId,
+          labelIds: m.labelIds,
+          internalDate: String(m.internalDate),
+          payload: { headers: m.headers.filter((h) => h.name === 'From') },
+        })),
+      });
+    }
+    if (req.method === 'GET' && gmail === 'history') {
+      const start = Number(url.searchParams.get('startHistoryId'));
+      if (!start || start < account.oldestHistoryId)
+        return json(res, 404, { error: { code: 404, message: 'Requested entity was not found.' } });
+      return json(res, 200, {
+        history: account.history.filter((h) => h.id > start),
+        historyId: String(account.historyId),
+      });
+    }
+    if (req.method === 'GET' && url.pathname === '/calendar/v3/calendars/primary/events') {
+      const from = Date.parse(url.searchParams.get('timeMin') ?? '') || 0;
+      const to = Date.parse(url.searchParams.get('timeMax') ?? '') || Infinity;
+      const items = [...account.events.values()].filter((e) => {
+        const at = Date.parse((e.start as { dateTime: string }).dateTime);
+        return at >= from && at < to;
+      });
+      return json(res, 200, { items });
+    }
+    const eventId = /^\/calendar\/v3\/calendars\/primary\/events\/([^/]+)$/.exec(url.pathname)?.[1];
+    if (eventId && (req.method === 'GET' || req.method === 'PATCH')) {
+      const event = account.events.get(eventId);
+      if (!event) return json(res, 404, { error: { code: 404, message: 'Not Found' } });
+      if (req.method === 'PATCH') {
+        const patch = JSON.parse(body) as Record<string, unknown>;
+        state.patches.push({ eventId, sendUpdates: url.searchParams.get('sendUpdates'), body: patch });
+        Object.assign(event, patch);
+      }
+      return json(res, 200, event);
+    }
     if (req.method === 'POST' && url.pathname === '/gmail/v1/users/me/messages/send') {
       const message = JSON.parse(body) as { raw: string; threadId?: string };
       state.sent.push(message);
@@ -155,6 +438,8 @@ export async function startGoogleDouble(options: { accessTokenSeconds?: number }
       GOOGLE_TOKEN_URL: `${base}/token`,
       GOOGLE_API_ROOT_URL: `${base}/`,
     },
+    /** The Google account `email` (created empty on first use): its mailbox and calendar. */
+    account: accountOf,
     /** Revokes a grant as the user would from their Google account page. */
     revokeAll() {
       for (const grant of grants.values()) grant.revoked = true;

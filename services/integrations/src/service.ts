@@ -1,11 +1,16 @@
 import { appUrl as publicUrl } from '@haven/kit/config';
 import { deriveKey } from '@haven/kit/keys';
+import { createLlm } from '@haven/kit/llm';
 import { repoPath } from '@haven/kit/paths';
 import type { ServiceDefinition } from '@haven/kit/service';
 import { outbox } from './db/schema';
+import { createAccounts } from './domain/accounts';
+import { createAssist } from './domain/assist';
 import { createIntegrations } from './domain/integrations';
+import { createMailSync } from './domain/mail/sync';
 import { createStateStore } from './domain/oauth-state';
-import { actionRoutes, integrationsRoutes } from './routes/integrations.routes';
+import { createSyncJobs } from './domain/sync-jobs';
+import { assistRoutes, integrationsRoutes } from './routes/integrations.routes';
 
 /** The integrations service's composition root. */
 export const integrationsService: ServiceDefinition = {
@@ -13,16 +18,36 @@ export const integrationsService: ServiceDefinition = {
   migrationsFolder: repoPath('services', 'integrations', 'drizzle'),
   outboxTable: outbox,
   build(deps) {
-    const { config } = deps;
+    const { config, db, cipher, log } = deps;
     const appUrl = publicUrl(config);
+    const google = { ...config, appUrl };
+    const llm = createLlm(config);
+    const accounts = createAccounts({ db, cipher, google, log });
     const integrations = createIntegrations({
-      db: deps.db,
-      cipher: deps.cipher,
+      db,
+      uow: deps.uow,
+      cipher,
       // The state's key is derived from the internal secret for this one purpose.
-      states: createStateStore(deps.db, deriveKey(config.INTERNAL_SECRET, 'oauth-state')),
-      google: { ...config, appUrl },
-      log: deps.log,
+      states: createStateStore(db, deriveKey(config.INTERNAL_SECRET, 'oauth-state')),
+      google,
+      accounts,
+      syncIntervalMs: config.SYNC_INTERVAL_MS,
+      log,
     });
-    return { routes: [integrationsRoutes(integrations, appUrl), ...actionRoutes(integrations)], jobs: [] };
+    const assist = createAssist({ db, cipher, accounts, google, llm, log });
+    const sync = createSyncJobs({
+      db,
+      cipher,
+      accounts,
+      mail: createMailSync({ db, cipher, log, llm }),
+      apiRoot: config.GOOGLE_API_ROOT_URL,
+      intervalMs: config.SYNC_INTERVAL_MS,
+      log,
+    });
+    return {
+      routes: [integrationsRoutes(integrations, appUrl), ...assistRoutes(integrations, assist)],
+      jobs: sync.jobs,
+      reconcilers: sync.reconcilers,
+    };
   },
 };

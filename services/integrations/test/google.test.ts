@@ -1,76 +1,23 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Integration } from '@haven/contracts/integrations';
-import { startTestService } from '@haven/kit/testing';
-import { startGoogleDouble } from '../../../test/doubles/google-server';
 import { integrations, oauthStates } from '../src/db/schema';
-import { integrationsService } from '../src/service';
+import { APP_URL, startIntegrations, type Harness } from './harness';
 
-const APP_URL = 'http://haven.test';
-let google: Awaited<ReturnType<typeof startGoogleDouble>>;
-let svc: Awaited<ReturnType<typeof startTestService>>;
-let nextUser = 500;
+let h: Harness;
+let google: Harness['google'];
+let svc: Harness['svc'];
+let as: Harness['as'];
+let consent: Harness['consent'];
+let connected: Harness['connected'];
 
 beforeAll(async () => {
-  google = await startGoogleDouble();
-  svc = await startTestService(integrationsService, { ...google.env, APP_URL });
+  h = await startIntegrations();
+  ({ google, svc, as, consent, connected } = h);
 });
 afterAll(async () => {
-  await svc?.stop();
-  await google?.stop();
+  await h?.stop();
 });
-
-/** Calls the service as the gateway does, for `userId` (null: a visitor on a public route). */
-function as(userId: number | null = nextUser++) {
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(svc.url + path, {
-      method,
-      redirect: 'manual',
-      headers: {
-        ...svc.headers(userId),
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-    });
-    const text = await res.text();
-    return {
-      status: res.status,
-      location: res.headers.get('location'),
-      body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined,
-    };
-  };
-  return {
-    userId: userId!,
-    get: (path: string) => call('GET', path),
-    post: (path: string, body?: unknown) => call('POST', path, body),
-    patch: (path: string, body: unknown) => call('PATCH', path, body),
-    delete: (path: string) => call('DELETE', path),
-  };
-}
-
-/** Starts a consent and follows Google's (the double's) redirect: the callback's code and state. */
-async function consent(me: ReturnType<typeof as>, type: 'email' | 'calendar') {
-  const started = await me.post('/api/integrations/google/auth', { type });
-  expect(started.status).toBe(200);
-  const authUrl = new URL(started.body.authUrl);
-  expect(authUrl.searchParams.get('access_type')).toBe('offline');
-  expect(authUrl.searchParams.get('prompt')).toBe('consent');
-  const scopes = authUrl.searchParams.get('scope')!.split(' ');
-  if (type === 'email')
-    expect(scopes).toEqual(expect.arrayContaining(['https://www.googleapis.com/auth/gmail.compose']));
-  else expect(scopes).toEqual(expect.arrayContaining(['https://www.googleapis.com/auth/calendar.events']));
-  const back = await fetch(authUrl, { redirect: 'manual' });
-  const callback = new URL(back.headers.get('location')!);
-  expect(callback.origin + callback.pathname).toBe(`${APP_URL}/api/auth/google/callback`);
-  return { code: callback.searchParams.get('code')!, state: callback.searchParams.get('state')!, callback };
-}
-
-async function connected(me: ReturnType<typeof as>, type: 'email' | 'calendar'): Promise<Integration> {
-  const { code, state } = await consent(me, type);
-  const done = await me.post('/api/integrations/google/auth-complete', { code, state, type });
-  expect(done.status).toBe(200);
-  return done.body as Integration;
-}
 
 const rowsOf = (userId: number) =>
   svc.deps.db.select().from(integrations).where(eq(integrations.userId, userId));

@@ -95,6 +95,8 @@ export const ConfigSchema = z.object({
   JOB_BACKOFF_MS: withDefault(z.coerce.number().int().min(1).max(3_600_000), '1000'),
   /** How long a worker that died mid-job keeps its job before another worker takes it over. */
   JOB_LOCK_MS: withDefault(z.coerce.number().int().min(500).max(600_000), '30000'),
+  /** How often each connected mail or calendar account is synced while its autoSync is on. */
+  SYNC_INTERVAL_MS: withDefault(z.coerce.number().int().min(1000).max(86_400_000), '300000'),
   /** Run the service's queue workers in this process (a deployment may run them separately). */
   RUN_WORKERS: withDefault(
     z.enum(['true', 'false']).transform((v) => v === 'true'),

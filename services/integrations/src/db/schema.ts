@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { integer, jsonb, pgSchema, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { outboxTable } from '@haven/kit/outbox-table';
 
 /** Everything the integrations service stores lives in its own Postgres schema; no other service reads it. */
@@ -27,6 +37,17 @@ export const integrations = integrationsSchema.table(
       .notNull()
       .default(sql`'{}'::jsonb`),
     contextualRulesEnc: text('contextual_rules_enc'),
+    /** The account's own address (encrypted): mail from it is the user's own. */
+    accountEnc: text('account_enc'),
+    /** Where the next incremental sync starts (Gmail's history id). */
+    syncCursor: text('sync_cursor'),
+    /** How many syncs were asked for (the `mail.sync` job's `request`). */
+    syncRequest: integer('sync_request').notNull().default(0),
+    /** When the next sync is due; pushed back after a rate limit. */
+    nextSyncAt: timestamp('next_sync_at', { withTimezone: true }),
+    lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
+    /** Rate-limited syncs in a row (the backoff doubles with each). */
+    syncBackoffs: integer('sync_backoffs').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -46,3 +67,51 @@ export const oauthStates = integrationsSchema.table('oauth_states', {
   redirectUri: text('redirect_uri'),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * The cached inbox of a connected mail account: the sender, subject, snippet and threading headers
+ * in one encrypted JSON value, the sanitised body in another; only what the digest sorts and counts
+ * by is in the clear.
+ */
+export const mailMessages = integrationsSchema.table(
+  'mail_messages',
+  {
+    id: serial('id').primaryKey(),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull(),
+    /** The mail account's message id. */
+    messageId: text('message_id').notNull(),
+    threadId: text('thread_id').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    needsReply: boolean('needs_reply').notNull().default(false),
+    dataEnc: text('data_enc').notNull(),
+    bodyEnc: text('body_enc'),
+  },
+  (t) => [
+    uniqueIndex('mail_messages_integration_message_key').on(t.integrationId, t.messageId),
+    index('mail_messages_user_received_idx').on(t.userId, t.receivedAt),
+  ],
+);
+
+/** Upcoming events of a connected calendar in which the user is an attendee (encrypted details). */
+export const calendarEvents = integrationsSchema.table(
+  'calendar_events',
+  {
+    id: serial('id').primaryKey(),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull(),
+    eventId: text('event_id').notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    /** The user's own attendee answer: needsAction, accepted, declined or tentative. */
+    responseStatus: text('response_status').notNull(),
+    dataEnc: text('data_enc').notNull(),
+  },
+  (t) => [
+    uniqueIndex('calendar_events_integration_event_key').on(t.integrationId, t.eventId),
+    index('calendar_events_user_starts_idx').on(t.userId, t.startsAt),
+  ],
+);

@@ -52,7 +52,11 @@ export function oauthClient(settings: GoogleSettings) {
 }
 export type GoogleOAuthClient = NonNullable<ReturnType<typeof oauthClient>>;
 
+/*
+ * The client's own retries are off: a sync that meets a rate limit backs off by its own schedule
+ * (and says so), and a user's request answers at once rather than after hidden retries.
+ */
 export const gmailOf = (auth: GoogleOAuthClient, rootUrl: string) =>
-  google.gmail({ version: 'v1', auth, rootUrl });
+  google.gmail({ version: 'v1', auth, rootUrl, retry: false });
 export const calendarOf = (auth: GoogleOAuthClient, rootUrl: string) =>
-  google.calendar({ version: 'v3', auth, rootUrl });
+  google.calendar({ version: 'v3', auth, rootUrl, retry: false });

@@ -1,7 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { UnitOfWork } from '@haven/kit/unit-of-work';
 import type { CalendarEvent, CalendarEventDraft } from '@haven/contracts/calendar';
 import {
-  IntegrationSettings,
   PROVIDER_TYPES,
   type Integration,
   type IntegrationListQuery,
@@ -12,153 +12,65 @@ import {
 import type { OutgoingEmailDraft, SendAnswer } from '@haven/contracts/mail';
 import type { FieldCipher } from '@haven/kit/crypto';
 import type { Db } from '@haven/kit/db';
-import { badGateway, badRequest, conflict, notFound, unavailable } from '@haven/kit/errors';
+import { badGateway, badRequest, conflict, unavailable } from '@haven/kit/errors';
 import type { Logger } from '@haven/kit/logger';
-import { integrations } from '../db/schema';
-import {
-  calendarOf,
-  gmailOf,
-  oauthClient,
-  scopesFor,
-  type GoogleOAuthClient,
-  type GoogleSettings,
-} from './google';
+import { integrations, mailMessages } from '../db/schema';
+import { CachedMail, mailContext } from './mail/sync';
+import { type Accounts, MESSAGES, tokenContext, rulesContext } from './accounts';
+import { calendarOf, gmailOf, oauthClient, scopesFor, type GoogleSettings } from './google';
 import { composeRaw } from './mime';
 import type { StateStore } from './oauth-state';
 
-type Row = typeof integrations.$inferSelect;
-
-export const MESSAGES = {
-  invalidState: 'Invalid state parameter',
-  notConfigured: 'Google is not configured on this server',
-  providerRefused: 'Failed to complete the integration',
-  noEmail: 'No email account is connected. Connect Google mail on the Integrations page first.',
-  noCalendar: 'No calendar is connected. Connect Google calendar on the Integrations page first.',
-  revoked: 'Google no longer accepts this connection. Please reconnect.',
-  providerFailed: 'Google did not complete the request. Please try again.',
-} as const;
-
-const tokenContext = (userId: number) => `integrations.token:${userId}`;
-const rulesContext = (userId: number) => `integrations.rules:${userId}`;
-
 export interface IntegrationsDeps {
   db: Db;
+  uow: UnitOfWork;
   cipher: FieldCipher;
   states: StateStore;
   google: GoogleSettings;
+  accounts: Accounts;
+  /** How often a connected account is synced (the first sync follows the connection at once). */
+  syncIntervalMs: number;
   log: Logger;
 }
 
-/** Whether a Google error says the grant itself is gone (revoked, expired, or never valid). */
-function grantLost(err: unknown): boolean {
-  const data = (err as { response?: { data?: { error?: unknown } } }).response?.data;
-  return data?.error === 'invalid_grant' || (err as Error).message?.includes('invalid_grant');
-}
+export function createIntegrations({
+  db,
+  uow,
+  cipher,
+  states,
+  google,
+  accounts,
+  syncIntervalMs,
+  log,
+}: IntegrationsDeps) {
+  const { present, requireClient, owned, onAccount } = accounts;
+  const connectedOf = async (userId: number, type: IntegrationType) => {
+    const row = await accounts.googleOf(userId, type);
+    return row && accounts.isConnected(row) ? row : undefined;
+  };
 
-export function createIntegrations({ db, cipher, states, google, log }: IntegrationsDeps) {
-  const settingsOf = (row: Row) => IntegrationSettings.parse(row.settings ?? {});
-
-  function present(row: Row): Integration {
-    const settings = settingsOf(row);
-    return {
-      id: row.id,
-      provider: row.provider as Provider,
-      type: row.type as IntegrationType,
-      connected: (row.accessTokenEnc !== null || row.refreshTokenEnc !== null) && !settings.error,
-      contextualRules: row.contextualRulesEnc
-        ? cipher.decrypt(row.contextualRulesEnc, rulesContext(row.userId))
-        : null,
-      settings,
-      createdAt: row.createdAt.toISOString(),
-      updatedAt: row.updatedAt.toISOString(),
-      expiresAt: row.expiresAt?.toISOString() ?? null,
-    };
-  }
-
-  function requireClient(): GoogleOAuthClient {
-    const client = oauthClient(google);
-    if (!client) throw unavailable(MESSAGES.notConfigured, 0);
-    return client;
-  }
-
-  async function owned(userId: number, id: number): Promise<Row> {
-    const [row] = await db
-      .select()
-      .from(integrations)
-      .where(and(eq(integrations.id, id), eq(integrations.userId, userId)));
-    if (!row) throw notFound('Integration not found');
-    return row;
-  }
-
-  async function connectedOf(userId: number, type: IntegrationType): Promise<Row | undefined> {
-    const [row] = await db
-      .select()
-      .from(integrations)
+  /** The headers that make a reply land in its thread: the newest cached message of that thread. */
+  async function threading(userId: number, integrationId: number, threadId: string | undefined) {
+    if (!threadId) return {};
+    const [last] = await db
+      .select({ dataEnc: mailMessages.dataEnc })
+      .from(mailMessages)
       .where(
         and(
-          eq(integrations.userId, userId),
-          eq(integrations.provider, 'google'),
-          eq(integrations.type, type),
+          eq(mailMessages.integrationId, integrationId),
+          eq(mailMessages.userId, userId),
+          eq(mailMessages.threadId, threadId),
         ),
-      );
-    return row && present(row).connected ? row : undefined;
-  }
-
-  async function markError(row: Row, message: string): Promise<void> {
-    await db
-      .update(integrations)
-      .set({ settings: { ...row.settings, error: message } })
-      .where(eq(integrations.id, row.id));
-  }
-
-  /**
-   * The official client holding this account's tokens. It refreshes an expired access token by
-   * itself; the new tokens are stored (encrypted) as they arrive.
-   */
-  function authorised(row: Row): GoogleOAuthClient {
-    const client = requireClient();
-    client.setCredentials({
-      access_token: row.accessTokenEnc
-        ? cipher.decrypt(row.accessTokenEnc, tokenContext(row.userId))
-        : undefined,
-      refresh_token: row.refreshTokenEnc
-        ? cipher.decrypt(row.refreshTokenEnc, tokenContext(row.userId))
-        : undefined,
-      expiry_date: row.expiresAt?.getTime(),
-    });
-    client.on('tokens', (tokens) => {
-      void db
-        .update(integrations)
-        .set({
-          ...(tokens.access_token
-            ? { accessTokenEnc: cipher.encrypt(tokens.access_token, tokenContext(row.userId)) }
-            : {}),
-          ...(tokens.refresh_token
-            ? { refreshTokenEnc: cipher.encrypt(tokens.refresh_token, tokenContext(row.userId)) }
-            : {}),
-          ...(tokens.expiry_date ? { expiresAt: new Date(tokens.expiry_date) } : {}),
-          updatedAt: sql`now()`,
-        })
-        .where(eq(integrations.id, row.id))
-        .catch((err: unknown) =>
-          log.warn({ err, integrationId: row.id }, 'could not store refreshed tokens'),
-        );
-    });
-    return client;
-  }
-
-  /** Runs a call on the account; a lost grant is recorded (the connection-issue box) and said so. */
-  async function onAccount<T>(row: Row, call: (client: GoogleOAuthClient) => Promise<T>): Promise<T> {
-    try {
-      return await call(authorised(row));
-    } catch (err) {
-      if (grantLost(err)) {
-        await markError(row, MESSAGES.revoked);
-        throw conflict(MESSAGES.revoked);
-      }
-      log.warn({ err, integrationId: row.id }, 'Google call failed');
-      throw badGateway(MESSAGES.providerFailed);
-    }
+      )
+      .orderBy(desc(mailMessages.receivedAt))
+      .limit(1);
+    if (!last) return {};
+    const cached = CachedMail.parse(JSON.parse(cipher.decrypt(last.dataEnc, mailContext(userId))));
+    if (!cached.messageIdHeader) return {};
+    return {
+      inReplyTo: cached.messageIdHeader,
+      references: [cached.references, cached.messageIdHeader].filter(Boolean).join(' '),
+    };
   }
 
   return {
@@ -229,27 +141,40 @@ export function createIntegrations({ db, cipher, states, google, log }: Integrat
         expiresAt: tokens.expiry_date ? new Date(tokens.expiry_date) : null,
         scope: tokens.scope ?? null,
       };
-      const [row] = await db
-        .insert(integrations)
-        .values({
-          userId: claims.userId,
-          provider: claims.provider,
-          type: claims.type,
-          ...values,
-          refreshTokenEnc: enc(tokens.refresh_token),
-        })
-        .onConflictDoUpdate({
-          target: [integrations.userId, integrations.provider, integrations.type],
-          set: {
+      // The row and its first sync are one unit of work: the sync runs once the consent is stored.
+      const row = await uow.run(async (tx, emit) => {
+        const [stored] = await tx
+          .insert(integrations)
+          .values({
+            userId: claims.userId,
+            provider: claims.provider,
+            type: claims.type,
             ...values,
-            // Google sends a refresh token only on some consents: keep the one stored otherwise.
-            ...(tokens.refresh_token ? { refreshTokenEnc: enc(tokens.refresh_token) } : {}),
-            settings: sql`${integrations.settings} - 'error'`,
-            updatedAt: sql`now()`,
-          },
-        })
-        .returning();
-      return present(row!);
+            refreshTokenEnc: enc(tokens.refresh_token),
+            syncRequest: 1,
+            nextSyncAt: new Date(Date.now() + syncIntervalMs),
+          })
+          .onConflictDoUpdate({
+            target: [integrations.userId, integrations.provider, integrations.type],
+            set: {
+              ...values,
+              // Google sends a refresh token only on some consents: keep the one stored otherwise.
+              ...(tokens.refresh_token ? { refreshTokenEnc: enc(tokens.refresh_token) } : {}),
+              settings: sql`${integrations.settings} - 'error'`,
+              // Perhaps another account: the next sync starts afresh.
+              accountEnc: null,
+              syncCursor: null,
+              syncBackoffs: 0,
+              syncRequest: sql`${integrations.syncRequest} + 1`,
+              nextSyncAt: new Date(Date.now() + syncIntervalMs),
+              updatedAt: sql`now()`,
+            },
+          })
+          .returning();
+        await emit('mail.sync', { integrationId: stored!.id, request: stored!.syncRequest });
+        return stored!;
+      });
+      return present(row);
     },
 
     /** Disconnects: revokes the grant at Google when it can, then deletes the account and its cache. */
@@ -291,7 +216,7 @@ export function createIntegrations({ db, cipher, states, google, log }: Integrat
     async sendEmail(userId: number, email: OutgoingEmailDraft, draft: boolean): Promise<SendAnswer> {
       const row = await connectedOf(userId, 'email');
       if (!row) throw conflict(MESSAGES.noEmail);
-      const raw = await composeRaw(email);
+      const raw = await composeRaw({ ...email, ...(await threading(userId, row.id, email.threadId)) });
       await onAccount(row, async (auth) => {
         const gmail = gmailOf(auth, google.GOOGLE_API_ROOT_URL);
         if (draft)

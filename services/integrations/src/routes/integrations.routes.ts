@@ -1,8 +1,10 @@
 import { calendarContract } from '@haven/contracts/calendar';
 import { integrationsContract } from '@haven/contracts/integrations';
+import { integrationsInternalContract } from '@haven/contracts/internal';
 import { mailContract } from '@haven/contracts/mail';
 import { AppError } from '@haven/kit/errors';
 import { implement, redirect, reply } from '@haven/kit/http';
+import type { Assist } from '../domain/assist';
 import type { Integrations } from '../domain/integrations';
 
 /** Connecting and managing accounts, and the OAuth callbacks. */
@@ -52,20 +54,26 @@ export function integrationsRoutes(integrations: Integrations, appUrl: string) {
   });
 }
 
-/** Sending mail and creating events: only ever on the user's explicit request. */
-export function actionRoutes(integrations: Integrations) {
+/**
+ * The Assist screen's digest and invitations, reply drafts, and the actions taken only on the
+ * user's explicit request: sending mail, saving drafts, creating events and answering invitations.
+ */
+export function assistRoutes(integrations: Integrations, assist: Assist) {
   return [
-    implement(
-      { sendEmail: mailContract.sendEmail },
-      {
-        sendEmail: ({ userId, query, body }) => integrations.sendEmail(userId, body, query.draft),
-      },
-    ),
-    implement(
-      { createEvent: calendarContract.createEvent },
-      {
-        createEvent: async ({ userId, body }) => reply(201, await integrations.createEvent(userId, body)),
-      },
-    ),
+    implement(mailContract, {
+      emails: ({ userId, query }) => assist.digest(userId, query.timezoneOffset),
+      email: ({ userId, params, query }) => assist.email(userId, params.id, query.timezoneOffset),
+      emailDraft: ({ userId, body }) => assist.draft(userId, body),
+      sendEmail: ({ userId, query, body }) => integrations.sendEmail(userId, body, query.draft),
+    }),
+    implement(calendarContract, {
+      calendar: ({ userId }) => assist.calendar(userId),
+      createEvent: async ({ userId, body }) => reply(201, await integrations.createEvent(userId, body)),
+      rsvp: ({ userId, params, body }) => assist.rsvp(userId, params.id, body),
+    }),
+    implement(integrationsInternalContract, {
+      digest: ({ userId, query }) => assist.digest(userId, query.timezoneOffset),
+      calendarEvents: ({ userId }) => assist.calendar(userId),
+    }),
   ];
 }

@@ -1,0 +1,181 @@
+import { and, eq, sql } from 'drizzle-orm';
+import {
+  IntegrationSettings,
+  type Integration,
+  type IntegrationType,
+  type Provider,
+} from '@haven/contracts/integrations';
+import type { FieldCipher } from '@haven/kit/crypto';
+import type { Db } from '@haven/kit/db';
+import { AppError, badGateway, conflict, notFound, unavailable } from '@haven/kit/errors';
+import type { Logger } from '@haven/kit/logger';
+import { integrations } from '../db/schema';
+import { oauthClient, type GoogleOAuthClient, type GoogleSettings } from './google';
+
+export type Row = typeof integrations.$inferSelect;
+
+export const MESSAGES = {
+  invalidState: 'Invalid state parameter',
+  notConfigured: 'Google is not configured on this server',
+  providerRefused: 'Failed to complete the integration',
+  noEmail: 'No email account is connected. Connect Google mail on the Integrations page first.',
+  noCalendar: 'No calendar is connected. Connect Google calendar on the Integrations page first.',
+  revoked: 'Google no longer accepts this connection. Please reconnect.',
+  providerFailed: 'Google did not complete the request. Please try again.',
+  emailNotFound: 'Email not found',
+  eventNotFound: 'Event not found',
+} as const;
+
+export const tokenContext = (userId: number) => `integrations.token:${userId}`;
+export const rulesContext = (userId: number) => `integrations.rules:${userId}`;
+export const accountContext = (userId: number) => `integrations.account:${userId}`;
+
+/** Whether a Google error says the grant itself is gone (revoked, expired, or never valid). */
+export function grantLost(err: unknown): boolean {
+  const data = (err as { response?: { data?: { error?: unknown } } }).response?.data;
+  return data?.error === 'invalid_grant' || Boolean((err as Error).message?.includes('invalid_grant'));
+}
+
+export interface AccountsDeps {
+  db: Db;
+  cipher: FieldCipher;
+  google: GoogleSettings;
+  log: Logger;
+}
+
+/**
+ * The stored accounts: presenting them, finding the user's, and calling Google as one of them with
+ * the official client (tokens decrypted only for the call, refreshed ones stored again encrypted).
+ */
+export function createAccounts({ db, cipher, google, log }: AccountsDeps) {
+  const settingsOf = (row: Row) => IntegrationSettings.parse(row.settings ?? {});
+  const isConnected = (row: Row) =>
+    (row.accessTokenEnc !== null || row.refreshTokenEnc !== null) && !settingsOf(row).error;
+
+  function present(row: Row): Integration {
+    return {
+      id: row.id,
+      provider: row.provider as Provider,
+      type: row.type as IntegrationType,
+      connected: isConnected(row),
+      contextualRules: row.contextualRulesEnc
+        ? cipher.decrypt(row.contextualRulesEnc, rulesContext(row.userId))
+        : null,
+      settings: settingsOf(row),
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+      expiresAt: row.expiresAt?.toISOString() ?? null,
+    };
+  }
+
+  function requireClient(): GoogleOAuthClient {
+    const client = oauthClient(google);
+    if (!client) throw unavailable(MESSAGES.notConfigured, 0);
+    return client;
+  }
+
+  /** Stores tokens the client refreshed, encrypted. */
+  async function storeTokens(
+    row: Row,
+    tokens: { access_token?: string | null; refresh_token?: string | null; expiry_date?: number | null },
+  ): Promise<void> {
+    await db
+      .update(integrations)
+      .set({
+        ...(tokens.access_token
+          ? { accessTokenEnc: cipher.encrypt(tokens.access_token, tokenContext(row.userId)) }
+          : {}),
+        ...(tokens.refresh_token
+          ? { refreshTokenEnc: cipher.encrypt(tokens.refresh_token, tokenContext(row.userId)) }
+          : {}),
+        ...(tokens.expiry_date ? { expiresAt: new Date(tokens.expiry_date) } : {}),
+      })
+      .where(eq(integrations.id, row.id));
+  }
+
+  /**
+   * The official client holding this account's tokens. It refreshes an expired access token by
+   * itself; the new tokens are stored (encrypted) as they arrive.
+   */
+  function authorised(row: Row): GoogleOAuthClient {
+    const client = requireClient();
+    client.setCredentials({
+      access_token: row.accessTokenEnc
+        ? cipher.decrypt(row.accessTokenEnc, tokenContext(row.userId))
+        : undefined,
+      refresh_token: row.refreshTokenEnc
+        ? cipher.decrypt(row.refreshTokenEnc, tokenContext(row.userId))
+        : undefined,
+      expiry_date: row.expiresAt?.getTime(),
+    });
+    client.on('tokens', (tokens) => {
+      storeTokens(row, tokens).catch((err: unknown) =>
+        log.warn({ err, integrationId: row.id }, 'could not store refreshed tokens'),
+      );
+    });
+    return client;
+  }
+
+  async function markError(row: Row, message: string): Promise<void> {
+    await db
+      .update(integrations)
+      .set({ settings: sql`${integrations.settings} || ${JSON.stringify({ error: message })}::jsonb` })
+      .where(eq(integrations.id, row.id));
+  }
+
+  return {
+    settingsOf,
+    isConnected,
+    present,
+    requireClient,
+    authorised,
+    storeTokens,
+    markError,
+
+    async byId(id: number): Promise<Row | undefined> {
+      const [row] = await db.select().from(integrations).where(eq(integrations.id, id));
+      return row;
+    },
+
+    /** The user's integration `id`; another user's is not found. */
+    async owned(userId: number, id: number): Promise<Row> {
+      const [row] = await db
+        .select()
+        .from(integrations)
+        .where(and(eq(integrations.id, id), eq(integrations.userId, userId)));
+      if (!row) throw notFound('Integration not found');
+      return row;
+    },
+
+    /** The user's Google account of `type`, whatever its state. */
+    async googleOf(userId: number, type: IntegrationType): Promise<Row | undefined> {
+      const [row] = await db
+        .select()
+        .from(integrations)
+        .where(
+          and(
+            eq(integrations.userId, userId),
+            eq(integrations.provider, 'google'),
+            eq(integrations.type, type),
+          ),
+        );
+      return row;
+    },
+
+    /** Runs a call on the account; a lost grant is recorded (the connection-issue box) and said so. */
+    async onAccount<T>(row: Row, call: (client: GoogleOAuthClient) => Promise<T>): Promise<T> {
+      try {
+        return await call(authorised(row));
+      } catch (err) {
+        if (err instanceof AppError) throw err;
+        if (grantLost(err)) {
+          await markError(row, MESSAGES.revoked);
+          throw conflict(MESSAGES.revoked);
+        }
+        log.warn({ err, integrationId: row.id }, 'Google call failed');
+        throw badGateway(MESSAGES.providerFailed);
+      }
+    },
+  };
+}
+export type Accounts = ReturnType<typeof createAccounts>;

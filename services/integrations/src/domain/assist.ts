@@ -1,0 +1,224 @@
+import { and, desc, eq, gte, asc, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { CalendarAnswer, CalendarEvent, RsvpBody } from '@haven/contracts/calendar';
+import type { EmailDigest, EmailDraftAnswer, EmailDraftBody, EmailItem } from '@haven/contracts/mail';
+import type { FieldCipher } from '@haven/kit/crypto';
+import type { Db } from '@haven/kit/db';
+import { conflict, notFound } from '@haven/kit/errors';
+import type { Llm } from '@haven/kit/llm';
+import type { Logger } from '@haven/kit/logger';
+import { calendarEvents, mailMessages } from '../db/schema';
+import { MESSAGES, type Accounts } from './accounts';
+import { eventContext, presentEvent, selfOf, storeEvents } from './calendar/sync';
+import { calendarOf, type GoogleSettings } from './google';
+import { htmlToText } from './mail/sanitize';
+import { CachedMail, mailContext } from './mail/sync';
+
+/** The digest shows at most this many e-mails: every one needing a reply first, then the newest. */
+export const DIGEST_SIZE = 50;
+
+/** The start of yesterday in the user's time zone (`offset` as `getTimezoneOffset()` gives it). */
+export function startOfYesterday(now: Date, offsetMinutes: number): Date {
+  const local = new Date(now.getTime() - offsetMinutes * 60_000);
+  const midnight = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate());
+  return new Date(midnight - 86_400_000 + offsetMinutes * 60_000);
+}
+
+/** The first name in a sender's display name, or the part of the address before the @. */
+export function firstNameOf(from: string): string {
+  const name = from.includes('@') ? from.split('@')[0]!.split(/[._-]/)[0]! : from.trim().split(/\s+/)[0]!;
+  const clean = name.replace(/^["']|["',]$/g, '');
+  return clean ? clean[0]!.toUpperCase() + clean.slice(1) : 'there';
+}
+
+/** The reply a template gives without a model: addressed to the sender, quoting the subject. */
+export function templateReply(from: string, subject: string): string {
+  const about = subject.trim() ? ` about "${subject.trim()}"` : '';
+  return [
+    `Hi ${firstNameOf(from)},`,
+    '',
+    `Thank you for your email${about}. I have read it and will get back to you shortly.`,
+    '',
+    'Best regards,',
+  ].join('\n');
+}
+
+export interface AssistDeps {
+  db: Db;
+  cipher: FieldCipher;
+  accounts: Accounts;
+  google: GoogleSettings;
+  llm: Llm | null;
+  log: Logger;
+}
+
+/** The Assist screen's reads (from the caches the syncs keep), reply drafts and RSVPs. */
+export function createAssist({ db, cipher, accounts, google, llm, log }: AssistDeps) {
+  type MailRow = typeof mailMessages.$inferSelect;
+  const cached = (row: MailRow) =>
+    CachedMail.parse(JSON.parse(cipher.decrypt(row.dataEnc, mailContext(row.userId))));
+
+  function item(row: MailRow, yesterday: Date): EmailItem {
+    const data = cached(row);
+    return {
+      id: row.messageId,
+      threadId: row.threadId,
+      from: data.from,
+      fromFull: data.fromFull,
+      subject: data.subject,
+      snippet: data.snippet,
+      date: row.receivedAt.toISOString(),
+      isNew: row.receivedAt >= yesterday,
+      needsReply: row.needsReply,
+    };
+  }
+
+  /** The user's connected mail account, or null (the SPA shows the connect prompt). */
+  async function mailAccount(userId: number) {
+    const row = await accounts.googleOf(userId, 'email');
+    return row && accounts.isConnected(row) ? row : null;
+  }
+
+  async function message(userId: number, messageId: string): Promise<MailRow> {
+    const [row] = await db
+      .select()
+      .from(mailMessages)
+      .where(and(eq(mailMessages.userId, userId), eq(mailMessages.messageId, messageId)));
+    if (!row) throw notFound(MESSAGES.emailNotFound);
+    return row;
+  }
+
+  return {
+    async digest(userId: number, offsetMinutes = 0): Promise<EmailDigest> {
+      const account = await mailAccount(userId);
+      if (!account)
+        return { connected: false, emails: [], stats: { newSinceYesterday: 0, needingResponse: 0 } };
+      const yesterday = startOfYesterday(new Date(), offsetMinutes);
+      const mine = eq(mailMessages.integrationId, account.id);
+      const [rows, [counts]] = await Promise.all([
+        db
+          .select()
+          .from(mailMessages)
+          .where(mine)
+          .orderBy(desc(mailMessages.needsReply), desc(mailMessages.receivedAt))
+          .limit(DIGEST_SIZE),
+        db
+          .select({
+            newSinceYesterday: sql<number>`count(*) filter (where ${mailMessages.receivedAt} >= ${yesterday})::int`,
+            needingResponse: sql<number>`count(*) filter (where ${mailMessages.needsReply})::int`,
+          })
+          .from(mailMessages)
+          .where(mine),
+      ]);
+      const emails = rows.map((row) => item(row, yesterday)).sort((a, b) => b.date.localeCompare(a.date));
+      return {
+        connected: true,
+        emails,
+        stats: {
+          newSinceYesterday: counts?.newSinceYesterday ?? 0,
+          needingResponse: counts?.needingResponse ?? 0,
+        },
+      };
+    },
+
+    /** One cached e-mail with its sanitised body; another user's is not found. */
+    async email(userId: number, messageId: string, offsetMinutes = 0): Promise<EmailItem> {
+      const row = await message(userId, messageId);
+      const data = cached(row);
+      return {
+        ...item(row, startOfYesterday(new Date(), offsetMinutes)),
+        body: row.bodyEnc ? cipher.decrypt(row.bodyEnc, mailContext(userId)) : undefined,
+        hasRemoteImages: data.hasRemoteImages ?? false,
+      };
+    },
+
+    /**
+     * A reply draft for a cached e-mail. With a model: following the integration's contextual
+     * rules, from the snippet only unless includeFullContent is on. Without one: a polite template.
+     */
+    async draft(userId: number, body: EmailDraftBody): Promise<EmailDraftAnswer> {
+      const row = await message(userId, body.emailId);
+      if (row.threadId !== body.threadId) throw notFound(MESSAGES.emailNotFound);
+      const account = await accounts.byId(row.integrationId);
+      if (!account || !accounts.isConnected(account)) throw conflict(MESSAGES.noEmail);
+      const data = cached(row);
+      const template = templateReply(data.from, data.subject);
+      if (!llm) return { draft: template, source: 'template' };
+      const { settings, contextualRules } = accounts.present(account);
+      const content =
+        settings.includeFullContent && row.bodyEnc
+          ? htmlToText(cipher.decrypt(row.bodyEnc, mailContext(userId))).slice(0, 6000)
+          : data.snippet;
+      try {
+        const answer = await llm.json({
+          name: 'reply_draft',
+          system: [
+            'You draft a reply to an e-mail on behalf of the user. Write only the reply body: a ' +
+              'greeting to the sender, a short, helpful answer, and a sign-off without a name. Never ' +
+              'invent facts, dates or commitments the user has not made; leave a [placeholder] instead.',
+            contextualRules ? `The user's rules for e-mail, which you must follow:\n${contextualRules}` : '',
+          ]
+            .filter(Boolean)
+            .join('\n\n'),
+          user: JSON.stringify({ from: data.fromFull, subject: data.subject, content }),
+          schema: z.object({ draft: z.string().min(1).max(10_000) }),
+        });
+        return { draft: answer.draft, source: 'model' };
+      } catch (err) {
+        log.warn({ err }, 'reply draft by the model failed; template offered');
+        return { draft: template, source: 'template' };
+      }
+    },
+
+    /** Upcoming invitations awaiting the user's answer, from the cache. */
+    async calendar(userId: number): Promise<CalendarAnswer> {
+      const row = await accounts.googleOf(userId, 'calendar');
+      if (!row || !accounts.isConnected(row)) return { connected: false, events: [] };
+      const rows = await db
+        .select()
+        .from(calendarEvents)
+        .where(
+          and(
+            eq(calendarEvents.integrationId, row.id),
+            eq(calendarEvents.responseStatus, 'needsAction'),
+            gte(calendarEvents.startsAt, new Date(Date.now() - 3_600_000)),
+          ),
+        )
+        .orderBy(asc(calendarEvents.startsAt))
+        .limit(50);
+      return {
+        connected: true,
+        events: rows.map((r) => JSON.parse(cipher.decrypt(r.dataEnc, eventContext(userId))) as CalendarEvent),
+      };
+    },
+
+    /** Answers an invitation in the calendar (the organiser is told) and updates the cache. */
+    async rsvp(userId: number, eventId: string, { response }: RsvpBody): Promise<CalendarEvent> {
+      const [cachedEvent] = await db
+        .select()
+        .from(calendarEvents)
+        .where(and(eq(calendarEvents.userId, userId), eq(calendarEvents.eventId, eventId)));
+      if (!cachedEvent) throw notFound(MESSAGES.eventNotFound);
+      const account = await accounts.byId(cachedEvent.integrationId);
+      if (!account || !accounts.isConnected(account)) throw conflict(MESSAGES.noCalendar);
+      const updated = await accounts.onAccount(account, async (auth) => {
+        const calendar = calendarOf(auth, google.GOOGLE_API_ROOT_URL);
+        const { data: event } = await calendar.events.get({ calendarId: 'primary', eventId });
+        const attendees = (event.attendees ?? []).map((a) =>
+          a.self ? { ...a, responseStatus: response } : a,
+        );
+        if (!selfOf(event)) throw notFound(MESSAGES.eventNotFound);
+        const { data } = await calendar.events.patch({
+          calendarId: 'primary',
+          eventId,
+          sendUpdates: 'all',
+          requestBody: { attendees },
+        });
+        return data;
+      });
+      await storeEvents({ db, cipher }, { integrationId: account.id, userId }, [updated]);
+      return presentEvent(updated);
+    },
+  };
+}
+export type Assist = ReturnType<typeof createAssist>;

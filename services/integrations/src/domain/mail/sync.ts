@@ -1,0 +1,336 @@
+import { and, eq, inArray, lt, notInArray, sql } from 'drizzle-orm';
+import pLimit from 'p-limit';
+import { z } from 'zod';
+import type { gmail_v1 } from 'googleapis';
+import type { FieldCipher } from '@haven/kit/crypto';
+import type { Db } from '@haven/kit/db';
+import type { Llm } from '@haven/kit/llm';
+import type { Logger } from '@haven/kit/logger';
+import { mailMessages } from '../../db/schema';
+import { parseMessage, type ParsedMessage } from './message';
+import { isReplyCandidate, threadAwaitsUser, type ThreadMessage } from './needs-reply';
+import addressparser from 'nodemailer/lib/addressparser';
+
+/** How far back the first sync reaches, and how many messages it keeps at most. */
+export const MAIL_WINDOW_DAYS = 30;
+export const MAIL_SYNC_MAX = 500;
+/** Parallel requests to the mail API within one account's sync (Gmail allows far more). */
+const PARALLEL = 8;
+
+/** What the cache encrypts per message, beside the body. */
+export const CachedMail = z.object({
+  from: z.string(),
+  fromFull: z.string(),
+  subject: z.string(),
+  snippet: z.string(),
+  messageIdHeader: z.string().optional(),
+  references: z.string().optional(),
+  hasRemoteImages: z.boolean().optional(),
+});
+export type CachedMail = z.infer<typeof CachedMail>;
+
+export const mailContext = (userId: number) => `integrations.mail:${userId}`;
+
+/** Gmail said the history id is too old to continue from: a full sync starts over. */
+const historyGone = (err: unknown) => (err as { status?: number }).status === 404;
+
+export interface MailSyncDeps {
+  db: Db;
+  cipher: FieldCipher;
+  log: Logger;
+  llm: Llm | null;
+}
+
+export interface MailAccount {
+  integrationId: number;
+  userId: number;
+  /** The account's own address (a full sync reads it from the profile and sets it here). */
+  account: string;
+  cursor: string | null;
+  includeFullContent: boolean;
+}
+
+/**
+ * Brings one Gmail account's cached inbox up to date. The first run (or one whose history id Gmail
+ * no longer knows) lists the last 30 days of the inbox, at most 500 messages; later runs read only
+ * the history since the stored id. Answers the new cursor. Rate limits and lost grants are thrown
+ * for the caller to handle.
+ */
+export function createMailSync({ db, cipher, log, llm }: MailSyncDeps) {
+  const limit = pLimit(PARALLEL);
+
+  const fetchMessages = (gmail: gmail_v1.Gmail, ids: string[]) =>
+    Promise.all(
+      ids.map((id) =>
+        limit(async () => {
+          try {
+            return parseMessage((await gmail.users.messages.get({ userId: 'me', id, format: 'full' })).data);
+          } catch (err) {
+            // Deleted between the listing and the fetch.
+            if ((err as { status?: number }).status === 404) return null;
+            throw err;
+          }
+        }),
+      ),
+    ).then((all) => all.filter((m): m is ParsedMessage => m !== null));
+
+  async function store(who: MailAccount, messages: ParsedMessage[]): Promise<void> {
+    const rows = messages
+      .filter((m) => m.labelIds.includes('INBOX'))
+      .map((m) => ({
+        integrationId: who.integrationId,
+        userId: who.userId,
+        messageId: m.messageId,
+        threadId: m.threadId,
+        receivedAt: m.receivedAt,
+        needsReply: false,
+        dataEnc: cipher.encrypt(
+          JSON.stringify({
+            from: m.from,
+            fromFull: m.fromFull,
+            subject: m.subject,
+            snippet: m.snippet,
+            messageIdHeader: m.messageIdHeader,
+            references: m.references,
+            hasRemoteImages: m.body?.hasRemoteImages,
+          } satisfies CachedMail),
+          mailContext(who.userId),
+        ),
+        bodyEnc: m.body ? cipher.encrypt(m.body.html, mailContext(who.userId)) : null,
+      }));
+    for (let i = 0; i < rows.length; i += 200) {
+      await db
+        .insert(mailMessages)
+        .values(rows.slice(i, i + 200))
+        .onConflictDoUpdate({
+          target: [mailMessages.integrationId, mailMessages.messageId],
+          set: {
+            threadId: sql`excluded.thread_id`,
+            receivedAt: sql`excluded.received_at`,
+            dataEnc: sql`excluded.data_enc`,
+            bodyEnc: sql`excluded.body_enc`,
+          },
+        });
+    }
+  }
+
+  /**
+   * Recomputes `needsReply` for the threads of `candidates`: a thread awaits the user when its last
+   * message is a person's, and then only that message is marked. With a model, the candidates are
+   * asked about once more (a question or a request, or just a thank-you?).
+   */
+  async function markReplies(
+    gmail: gmail_v1.Gmail,
+    who: MailAccount,
+    threadIds: Set<string>,
+    candidates: Map<string, ParsedMessage>,
+  ): Promise<void> {
+    if (threadIds.size === 0) return;
+    const awaiting = new Set<string>();
+    await Promise.all(
+      [...threadIds].map((threadId) =>
+        limit(async () => {
+          let thread;
+          try {
+            thread = await gmail.users.threads.get({
+              userId: 'me',
+              id: threadId,
+              format: 'metadata',
+              metadataHeaders: ['From'],
+            });
+          } catch (err) {
+            if ((err as { status?: number }).status === 404) return;
+            throw err;
+          }
+          const messages: ThreadMessage[] = (thread.data.messages ?? []).map((m) => {
+            const from = m.payload?.headers?.find((h) => h.name?.toLowerCase() === 'from')?.value ?? '';
+            const [sender] = from ? addressparser(from, { flatten: true }) : [];
+            return {
+              id: m.id ?? '',
+              internalDate: Number(m.internalDate ?? 0),
+              labelIds: m.labelIds ?? [],
+              fromAddress: sender?.address?.toLowerCase() ?? '',
+            };
+          });
+          const last = threadAwaitsUser(messages, who.account);
+          if (last && candidates.has(last)) awaiting.add(last);
+        }),
+      ),
+    );
+    const confirmed = await refine(
+      who,
+      [...awaiting].map((id) => candidates.get(id)!),
+    );
+    const threads = [...threadIds];
+    await db
+      .update(mailMessages)
+      .set({ needsReply: false })
+      .where(and(eq(mailMessages.integrationId, who.integrationId), inArray(mailMessages.threadId, threads)));
+    if (confirmed.length > 0)
+      await db
+        .update(mailMessages)
+        .set({ needsReply: true })
+        .where(
+          and(eq(mailMessages.integrationId, who.integrationId), inArray(mailMessages.messageId, confirmed)),
+        );
+  }
+
+  /** With a model, drops the candidates that expect nothing back; without one (or on failure), keeps all. */
+  async function refine(who: MailAccount, candidates: ParsedMessage[]): Promise<string[]> {
+    const ids = candidates.map((m) => m.messageId);
+    if (!llm || candidates.length === 0) return ids;
+    const batch = candidates.slice(0, 30);
+    try {
+      const answer = await llm.json({
+        name: 'needs_reply',
+        system:
+          'You sort e-mails a person received. For each, decide whether the sender expects an answer ' +
+          'from the recipient (a question, a request, an invitation to confirm). Thank-you notes, ' +
+          'FYIs and announcements expect none. Answer with the ids that expect an answer.',
+        user: JSON.stringify(
+          batch.map((m) => ({
+            id: m.messageId,
+            from: m.from,
+            subject: m.subject,
+            text: who.includeFullContent ? m.snippet : m.snippet.slice(0, 200),
+          })),
+        ),
+        schema: z.object({ needsReply: z.array(z.string()) }),
+        timeoutMs: 15_000,
+      });
+      const keep = new Set(answer.needsReply);
+      return [...batch.filter((m) => keep.has(m.messageId)).map((m) => m.messageId), ...ids.slice(30)];
+    } catch (err) {
+      log.warn(
+        { err, integrationId: who.integrationId },
+        'reply triage by the model failed; heuristics kept',
+      );
+      return ids;
+    }
+  }
+
+  async function full(gmail: gmail_v1.Gmail, who: MailAccount): Promise<string> {
+    const profile = await gmail.users.getProfile({ userId: 'me' });
+    // The account's own address decides which mail is the user's own; the caller stores it.
+    if (profile.data.emailAddress) who.account = profile.data.emailAddress.toLowerCase();
+    const ids: string[] = [];
+    let pageToken: string | undefined;
+    do {
+      const page = await gmail.users.messages.list({
+        userId: 'me',
+        labelIds: ['INBOX'],
+        q: `newer_than:${MAIL_WINDOW_DAYS}d`,
+        maxResults: Math.min(100, MAIL_SYNC_MAX - ids.length),
+        pageToken,
+      });
+      ids.push(...(page.data.messages ?? []).map((m) => m.id!).filter(Boolean));
+      pageToken = page.data.nextPageToken ?? undefined;
+    } while (pageToken && ids.length < MAIL_SYNC_MAX);
+
+    const messages = await fetchMessages(gmail, ids);
+    await store(who, messages);
+    // What is no longer in the inbox window leaves the cache.
+    await db
+      .delete(mailMessages)
+      .where(
+        and(
+          eq(mailMessages.integrationId, who.integrationId),
+          ids.length ? notInArray(mailMessages.messageId, ids) : undefined,
+        ),
+      );
+    const candidates = new Map(
+      messages.filter((m) => isReplyCandidate(m, who.account)).map((m) => [m.messageId, m]),
+    );
+    await markReplies(gmail, who, new Set([...candidates.values()].map((m) => m.threadId)), candidates);
+    return profile.data.historyId ?? '';
+  }
+
+  async function incremental(gmail: gmail_v1.Gmail, who: MailAccount, cursor: string): Promise<string> {
+    const added = new Set<string>();
+    const removed = new Set<string>();
+    const touchedThreads = new Set<string>();
+    let pageToken: string | undefined;
+    let historyId = cursor;
+    do {
+      const page = await gmail.users.history.list({ userId: 'me', startHistoryId: cursor, pageToken });
+      for (const h of page.data.history ?? []) {
+        for (const { message } of h.messagesAdded ?? []) {
+          if (!message?.id) continue;
+          if (message.threadId) touchedThreads.add(message.threadId);
+          if (message.labelIds?.includes('INBOX')) added.add(message.id);
+        }
+        for (const { message, labelIds } of h.labelsAdded ?? [])
+          if (message?.id && labelIds?.includes('INBOX')) added.add(message.id);
+        for (const { message, labelIds } of h.labelsRemoved ?? [])
+          if (message?.id && labelIds?.includes('INBOX')) removed.add(message.id);
+        for (const { message } of h.messagesDeleted ?? []) if (message?.id) removed.add(message.id);
+      }
+      historyId = page.data.historyId ?? historyId;
+      pageToken = page.data.nextPageToken ?? undefined;
+    } while (pageToken);
+
+    for (const id of removed) added.delete(id);
+    if (removed.size > 0)
+      await db
+        .delete(mailMessages)
+        .where(
+          and(
+            eq(mailMessages.integrationId, who.integrationId),
+            inArray(mailMessages.messageId, [...removed]),
+          ),
+        );
+    const messages = await fetchMessages(gmail, [...added]);
+    await store(who, messages);
+    // Threads that got a new message (the user's reply, or a person's) are looked at again, with
+    // the cached candidates of those threads.
+    for (const m of messages) touchedThreads.add(m.threadId);
+    const candidates = new Map(
+      messages.filter((m) => isReplyCandidate(m, who.account)).map((m) => [m.messageId, m]),
+    );
+    const cachedInThreads = touchedThreads.size
+      ? await db
+          .select({ messageId: mailMessages.messageId })
+          .from(mailMessages)
+          .where(
+            and(
+              eq(mailMessages.integrationId, who.integrationId),
+              inArray(mailMessages.threadId, [...touchedThreads]),
+            ),
+          )
+      : [];
+    const stillCached = cachedInThreads.map((r) => r.messageId).filter((id) => !candidates.has(id));
+    if (stillCached.length > 0) {
+      // Candidates of earlier runs keep their verdict unless the thread moved on: re-read them.
+      for (const m of await fetchMessages(gmail, stillCached))
+        if (isReplyCandidate(m, who.account)) candidates.set(m.messageId, m);
+    }
+    await markReplies(gmail, who, touchedThreads, candidates);
+    await prune(who);
+    return historyId;
+  }
+
+  /** Mail older than the window leaves the cache. */
+  const prune = (who: MailAccount) =>
+    db
+      .delete(mailMessages)
+      .where(
+        and(
+          eq(mailMessages.integrationId, who.integrationId),
+          lt(mailMessages.receivedAt, new Date(Date.now() - MAIL_WINDOW_DAYS * 86_400_000)),
+        ),
+      );
+
+  return {
+    async sync(gmail: gmail_v1.Gmail, who: MailAccount): Promise<string> {
+      if (!who.cursor) return full(gmail, who);
+      try {
+        return await incremental(gmail, who, who.cursor);
+      } catch (err) {
+        if (!historyGone(err)) throw err;
+        log.info({ integrationId: who.integrationId }, 'history id expired; full mail sync');
+        return full(gmail, who);
+      }
+    },
+  };
+}
+export type MailSync = ReturnType<typeof createMailSync>;

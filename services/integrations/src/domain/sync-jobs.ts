@@ -1,0 +1,194 @@
+import { and, eq, isNotNull, lt, or, isNull, sql, lte } from 'drizzle-orm';
+import type { JobPayload } from '@haven/contracts/jobs';
+import type { FieldCipher } from '@haven/kit/crypto';
+import type { Db } from '@haven/kit/db';
+import type { Logger } from '@haven/kit/logger';
+import { defineJob } from '@haven/kit/queue';
+import type { ReconcilerDefinition } from '@haven/kit/reconciler';
+import { integrations } from '../db/schema';
+import { accountContext, grantLost, MESSAGES, type Accounts } from './accounts';
+import { syncCalendar } from './calendar/sync';
+import { calendarOf, gmailOf } from './google';
+import type { MailSync } from './mail/sync';
+
+/** The longest a rate-limited account waits before its next try. */
+const MAX_BACKOFF_MS = 3_600_000;
+/** Tokens expiring within this are refreshed ahead of time. */
+const REFRESH_AHEAD_MS = 10 * 60_000;
+
+/**
+ * Gmail and Calendar say "slow down" with 429, or 403 with a rate-limit reason; the answer may carry
+ * Retry-After. Null when the error is something else.
+ */
+export function rateLimitOf(err: unknown): { retryAfterMs?: number } | null {
+  const e = err as {
+    status?: number;
+    response?: {
+      status?: number;
+      headers?: { get?: (name: string) => string | null } & Record<string, unknown>;
+      data?: unknown;
+    };
+  };
+  const status = e.status ?? e.response?.status;
+  const reasons = JSON.stringify(e.response?.data ?? '');
+  const limited =
+    status === 429 ||
+    (status === 403 && /rateLimitExceeded|userRateLimitExceeded|quotaExceeded/.test(reasons));
+  if (!limited) return null;
+  const headers = e.response?.headers;
+  // A fetch Headers (perhaps of another fetch implementation than the global one), or a plain object.
+  const header = typeof headers?.get === 'function' ? headers.get('retry-after') : headers?.['retry-after'];
+  const seconds = header ? Number(header) : NaN;
+  return Number.isFinite(seconds) ? { retryAfterMs: seconds * 1000 } : {};
+}
+
+export interface SyncJobsDeps {
+  db: Db;
+  cipher: FieldCipher;
+  accounts: Accounts;
+  mail: MailSync;
+  apiRoot: string;
+  intervalMs: number;
+  log: Logger;
+}
+
+/**
+ * The `mail.sync` and `integrations.refresh` workers, and the rounds that queue them: a sync for
+ * every connected account whose turn has come (autoSync on, no connection issue), and a refresh for
+ * every token about to expire. Sync state lives in PostgreSQL, so a lost job is queued again.
+ */
+export function createSyncJobs({ db, cipher, accounts, mail, apiRoot, intervalMs, log }: SyncJobsDeps) {
+  async function sync({ integrationId, request }: JobPayload<'mail.sync'>): Promise<void> {
+    const row = await accounts.byId(integrationId);
+    // Gone, disconnected, waiting for a reconnect, or superseded by a newer request: nothing to do.
+    if (!row || !accounts.isConnected(row) || row.syncRequest > request) return;
+    const settings = accounts.settingsOf(row);
+    const auth = accounts.authorised(row);
+    const done: Partial<typeof integrations.$inferInsert> = {};
+    try {
+      if (row.type === 'email') {
+        const who = {
+          integrationId: row.id,
+          userId: row.userId,
+          account: row.accountEnc ? cipher.decrypt(row.accountEnc, accountContext(row.userId)) : '',
+          cursor: row.syncCursor,
+          includeFullContent: settings.includeFullContent,
+        };
+        done.syncCursor = await mail.sync(gmailOf(auth, apiRoot), who);
+        if (who.account) done.accountEnc = cipher.encrypt(who.account, accountContext(row.userId));
+      } else if (row.type === 'calendar') {
+        await syncCalendar({ db, cipher }, calendarOf(auth, apiRoot), {
+          integrationId: row.id,
+          userId: row.userId,
+        });
+      }
+    } catch (err) {
+      if (grantLost(err)) {
+        // The connection-issue box shows, and rounds skip the account until it is reconnected.
+        await accounts.markError(row, MESSAGES.revoked);
+        log.info({ integrationId }, 'grant lost; sync paused until reconnected');
+        return;
+      }
+      const limited = rateLimitOf(err);
+      if (!limited) throw err;
+      const backoffs = row.syncBackoffs + 1;
+      const waitMs = Math.min(
+        MAX_BACKOFF_MS,
+        Math.max(limited.retryAfterMs ?? 0, 30_000 * 2 ** (backoffs - 1)),
+      );
+      await db
+        .update(integrations)
+        .set({ syncBackoffs: backoffs, nextSyncAt: new Date(Date.now() + waitMs) })
+        .where(eq(integrations.id, row.id));
+      log.info({ integrationId, waitMs }, 'rate limited; sync retried later');
+      return;
+    }
+    await db
+      .update(integrations)
+      .set({
+        ...done,
+        syncBackoffs: 0,
+        lastSyncedAt: sql`now()`,
+        updatedAt: sql`now()`,
+        nextSyncAt: new Date(Date.now() + intervalMs),
+      })
+      .where(eq(integrations.id, row.id));
+  }
+
+  async function refresh({ integrationId, expiresAt }: JobPayload<'integrations.refresh'>): Promise<void> {
+    const row = await accounts.byId(integrationId);
+    if (!row?.refreshTokenEnc || !accounts.isConnected(row)) return;
+    // Refreshed since (by a call or an earlier job): nothing to do.
+    if (Math.floor((row.expiresAt?.getTime() ?? 0) / 1000) !== expiresAt) return;
+    try {
+      const { credentials } = await accounts.authorised(row).refreshAccessToken();
+      await accounts.storeTokens(row, credentials);
+    } catch (err) {
+      if (!grantLost(err)) throw err;
+      await accounts.markError(row, MESSAGES.revoked);
+    }
+  }
+
+  /** Accounts that can be called: tokens stored, no connection issue. */
+  const usable = and(
+    or(isNotNull(integrations.accessTokenEnc), isNotNull(integrations.refreshTokenEnc)),
+    sql`not (${integrations.settings} ? 'error')`,
+  );
+
+  const reconcilers: ReconcilerDefinition[] = [
+    {
+      name: 'integrations-sync-due',
+      queue: 'mail.sync',
+      everyMs: Math.min(intervalMs, 60_000),
+      // Claims each due account's next turn in the same statement that finds it, so two rounds
+      // never queue one turn twice; a turn whose job is lost comes due again one interval later.
+      async findOverdue() {
+        const due = await db
+          .update(integrations)
+          .set({
+            syncRequest: sql`${integrations.syncRequest} + 1`,
+            nextSyncAt: new Date(Date.now() + intervalMs),
+          })
+          .where(
+            and(
+              eq(integrations.provider, 'google'),
+              usable,
+              sql`coalesce((${integrations.settings} ->> 'autoSync')::boolean, true)`,
+              or(isNull(integrations.nextSyncAt), lte(integrations.nextSyncAt, sql`now()`)),
+            ),
+          )
+          .returning({ integrationId: integrations.id, request: integrations.syncRequest });
+        return due;
+      },
+    } satisfies ReconcilerDefinition<'mail.sync'>,
+    {
+      name: 'integrations-token-refresh',
+      queue: 'integrations.refresh',
+      everyMs: 5 * 60_000,
+      async findOverdue() {
+        const expiring = await db
+          .select({ integrationId: integrations.id, expiresAt: integrations.expiresAt })
+          .from(integrations)
+          .where(
+            and(
+              isNotNull(integrations.refreshTokenEnc),
+              usable,
+              lt(integrations.expiresAt, new Date(Date.now() + REFRESH_AHEAD_MS)),
+            ),
+          );
+        return expiring.map((r) => ({
+          integrationId: r.integrationId,
+          expiresAt: Math.floor((r.expiresAt?.getTime() ?? 0) / 1000),
+        }));
+      },
+    } satisfies ReconcilerDefinition<'integrations.refresh'>,
+  ] as ReconcilerDefinition[];
+
+  return {
+    reconcilers,
+    jobs: [
+      defineJob({ queue: 'mail.sync', concurrency: 2, handle: (payload) => sync(payload) }),
+      defineJob({ queue: 'integrations.refresh', handle: (payload) => refresh(payload) }),
+    ],
+  };
+}

@@ -1,0 +1,116 @@
+import { expect } from 'vitest';
+import type { Integration } from '@haven/contracts/integrations';
+import { eq } from 'drizzle-orm';
+import { startTestService, until } from '@haven/kit/testing';
+import { integrations } from '../src/db/schema';
+import { startGoogleDouble } from '../../../test/doubles/google-server';
+import { integrationsService } from '../src/service';
+
+export const APP_URL = 'http://haven.test';
+
+/**
+ * The integrations service on its own test database with a Google double, and a client that calls
+ * it as the gateway does for one user.
+ */
+export async function startIntegrations(env: Record<string, string> = {}) {
+  const google = await startGoogleDouble();
+  const svc = await startTestService(integrationsService, { ...google.env, APP_URL, ...env });
+  let nextUser = 500;
+
+  /** Calls the service as the gateway does, for `userId` (null: a visitor on a public route). */
+  function as(userId: number | null = nextUser++) {
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(svc.url + path, {
+        method,
+        redirect: 'manual',
+        headers: {
+          ...svc.headers(userId),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+      });
+      const text = await res.text();
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test answers are read loosely
+      type Loose = any;
+      return {
+        status: res.status,
+        location: res.headers.get('location'),
+        body: (text && res.headers.get('content-type')?.includes('json')
+          ? JSON.parse(text)
+          : undefined) as Loose,
+      };
+    };
+    return {
+      userId: userId!,
+      get: (path: string) => call('GET', path),
+      post: (path: string, body?: unknown) => call('POST', path, body),
+      patch: (path: string, body: unknown) => call('PATCH', path, body),
+      delete: (path: string) => call('DELETE', path),
+    };
+  }
+  type Client = ReturnType<typeof as>;
+
+  /** Starts a consent and follows Google's (the double's) redirect: the callback's code and state. */
+  async function consent(me: Client, type: 'email' | 'calendar') {
+    const started = await me.post('/api/integrations/google/auth', { type });
+    expect(started.status).toBe(200);
+    const authUrl = new URL(started.body.authUrl);
+    expect(authUrl.searchParams.get('access_type')).toBe('offline');
+    expect(authUrl.searchParams.get('prompt')).toBe('consent');
+    const scopes = authUrl.searchParams.get('scope')!.split(' ');
+    if (type === 'email')
+      expect(scopes).toEqual(expect.arrayContaining(['https://www.googleapis.com/auth/gmail.compose']));
+    else expect(scopes).toEqual(expect.arrayContaining(['https://www.googleapis.com/auth/calendar.events']));
+    const back = await fetch(authUrl, { redirect: 'manual' });
+    const callback = new URL(back.headers.get('location')!);
+    expect(callback.origin + callback.pathname).toBe(`${APP_URL}/api/auth/google/callback`);
+    return { code: callback.searchParams.get('code')!, state: callback.searchParams.get('state')!, callback };
+  }
+
+  /** Resolves once the account's sync asked for last has run (its `lastSyncedAt` moved). */
+  async function synced(integrationId: number, since: Date | null = null): Promise<void> {
+    await until(
+      async () => {
+        const [row] = await svc.deps.db.select().from(integrations).where(eq(integrations.id, integrationId));
+        return Boolean(row?.lastSyncedAt && (!since || row.lastSyncedAt > since));
+      },
+      15_000,
+      `sync of integration ${integrationId}`,
+    );
+  }
+
+  /** Runs one sync of the account now (as the due round would) and waits for it. */
+  async function syncNow(integrationId: number): Promise<void> {
+    const [row] = await svc.deps.db
+      .update(integrations)
+      .set({ nextSyncAt: new Date(0) })
+      .where(eq(integrations.id, integrationId))
+      .returning();
+    await svc.reconcilers!.runOnce();
+    await synced(integrationId, row!.lastSyncedAt);
+  }
+
+  /** Connects `type` for `me` through the SPA callback route, and waits for its first sync. */
+  async function connected(me: Client, type: 'email' | 'calendar'): Promise<Integration> {
+    const { code, state } = await consent(me, type);
+    const done = await me.post('/api/integrations/google/auth-complete', { code, state, type });
+    expect(done.status).toBe(200);
+    await synced(done.body.id);
+    return done.body as Integration;
+  }
+
+  return {
+    google,
+    svc,
+    as,
+    consent,
+    connected,
+    synced,
+    syncNow,
+    async stop() {
+      await svc.stop();
+      await google.stop();
+    },
+  };
+}
+export type Harness = Awaited<ReturnType<typeof startIntegrations>>;
