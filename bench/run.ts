@@ -7,6 +7,7 @@ import os from 'node:os';
 import { benchAssistant } from './assistant.bench';
 import { benchGateway } from './gateway.bench';
 import { benchInsights } from './insights.bench';
+import { benchIntegrations } from './integrations.bench';
 import { benchThoughts } from './thoughts.bench';
 
 console.log(
@@ -16,3 +17,4 @@ await benchGateway();
 await benchThoughts();
 await benchInsights();
 await benchAssistant();
+await benchIntegrations();

@@ -1,0 +1,106 @@
+import { eq } from 'drizzle-orm';
+import { authService } from '@haven/auth/service';
+import { startTestGateway } from '@haven/gateway/testing';
+import { integrations } from '@haven/integrations/db/schema';
+import { integrationsService } from '@haven/integrations/service';
+import { sessionCookie, startTestServices, until } from '@haven/kit/testing';
+import { startGoogleDouble } from '../test/doubles/google-server';
+import { load, printTable } from './lib';
+
+const PEOPLE = ['Ann Lee', 'Bob Stone', 'Carol King', 'Dave Wu', 'Erin Park', 'Fay Diaz'];
+
+/** A month of a busy inbox: people, newsletters and notices, with HTML bodies of a few kilobytes. */
+function fillInbox(account: ReturnType<Awaited<ReturnType<typeof startGoogleDouble>>['account']>, n: number) {
+  const paragraph =
+    '<p>Here is the update on the project, with the figures from last week and the plan for the next ' +
+    'one. <a href="https://example.com/doc">The document</a> has the details.</p>';
+  for (let i = 0; i < n; i++) {
+    const person = PEOPLE[i % PEOPLE.length]!;
+    const kind = i % 5;
+    account.addMessage({
+      from:
+        kind === 3
+          ? 'News <news@letters.example>'
+          : kind === 4
+            ? 'Service <no-reply@service.example>'
+            : `${person} <${person.split(' ')[0]!.toLowerCase()}@example.com>`,
+      to: account.email,
+      subject: `Message ${i}: ${kind === 3 ? 'this week' : 'a question about the plan'}`,
+      html: `<div>${paragraph.repeat(8)}<img src="https://tracker.example/${i}.gif"></div>`,
+      headers: kind === 3 ? { 'List-Unsubscribe': '<mailto:u@letters.example>' } : {},
+      date: new Date(Date.now() - i * 80 * 60_000),
+    });
+  }
+}
+
+export async function benchIntegrations(): Promise<void> {
+  console.log('\nIntegrations: mail.sync against the Google double, and the cached digest');
+  const google = await startGoogleDouble();
+  const stack = await startTestServices([authService, integrationsService], {
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    ...google.env,
+  });
+  const service = stack.get('integrations');
+  const gateway = await startTestGateway(
+    stack.config,
+    { auth: stack.get('auth').url, integrations: service.url },
+    stack.get('auth').url,
+  );
+  try {
+    const headers = { cookie: await sessionCookie(stack.config, 1), 'content-type': 'application/json' };
+    const account = google.account('bench@example.com');
+    google.state.consentAs = account.email;
+    fillInbox(account, 500);
+
+    const started = (await (
+      await fetch(`${gateway.url}/api/integrations/google/auth`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ type: 'email' }),
+      })
+    ).json()) as { authUrl: string };
+    const back = new URL((await fetch(started.authUrl, { redirect: 'manual' })).headers.get('location')!);
+    const t0 = performance.now();
+    const done = (await (
+      await fetch(`${gateway.url}/api/integrations/google/auth-complete`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          type: 'email',
+          code: back.searchParams.get('code'),
+          state: back.searchParams.get('state'),
+        }),
+      })
+    ).json()) as { id: number };
+    const rowOf = async () =>
+      (await service.deps.db.select().from(integrations).where(eq(integrations.id, done.id)))[0]!;
+    await until(async () => (await rowOf()).lastSyncedAt !== null, 120_000, 'first sync');
+    const first = performance.now() - t0;
+
+    for (let i = 0; i < 5; i++)
+      account.addMessage({ from: 'Gus <gus@example.com>', subject: `New ${i}`, text: 'Can we talk?' });
+    const before = (await rowOf()).lastSyncedAt!;
+    const t1 = performance.now();
+    await service.deps.db
+      .update(integrations)
+      .set({ nextSyncAt: new Date(0) })
+      .where(eq(integrations.id, done.id));
+    await service.reconcilers!.runOnce();
+    await until(async () => (await rowOf()).lastSyncedAt! > before, 60_000, 'incremental sync');
+    const incremental = performance.now() - t1;
+    console.log(`  first mail.sync of 500 messages: ${first.toFixed(0)} ms`);
+    console.log(`  incremental mail.sync with 5 new messages: ${incremental.toFixed(0)} ms`);
+
+    const url = `${gateway.url}/api/assist/emails?timezoneOffset=0`;
+    await load('warm-up', url, { headers, connections: 4, seconds: 2 });
+    printTable('GET /api/assist/emails, 505 cached messages, through the gateway', [
+      await load('1 connection', url, { headers, connections: 1, seconds: 6 }),
+      await load('16 connections', url, { headers, connections: 16, seconds: 6 }),
+    ]);
+  } finally {
+    await gateway.close();
+    await stack.stop();
+    await google.stop();
+  }
+}
