@@ -125,4 +125,110 @@ describe('integrations in Chromium at 390×844', () => {
       await context.close();
     }
   });
+
+  it('shows the digest and invitations on Assist, drafts a reply, saves it, answers an invitation, disconnects', async () => {
+    // Start from nothing connected (earlier tests left mail and calendar connected to another account).
+    const api = (method: string, path: string) =>
+      fetch(`${stack.product.url}${path}`, { method, headers: { cookie: stack.cookieHeader } });
+    for (const { id } of (await (await api('GET', '/api/integrations')).json()) as Array<{ id: number }>)
+      await api('DELETE', `/api/integrations/${id}`);
+    google.state.consentAs = 'kai@mail.example';
+    const account = google.account('kai@mail.example');
+    const lunch = account.addMessage({
+      from: 'Bob Stone <bob@example.com>',
+      subject: 'Lunch on Friday?',
+      html: '<p>Are you free for lunch on Friday at noon?</p><img src="https://tracker.example/p.gif" alt="">',
+      date: new Date(Date.now() - 2 * 3_600_000),
+    });
+    account.addMessage({
+      from: 'Weekly Digest <digest@news.example>',
+      subject: 'This week in gardening',
+      text: 'Ten tips for the autumn garden.',
+      headers: { 'List-Unsubscribe': '<mailto:u@news.example>' },
+    });
+    account.addInvitation({
+      summary: 'Design review',
+      start: new Date(Date.now() + 26 * 3_600_000),
+      location: 'Room 4',
+    });
+
+    const { context, page } = await phonePage(stack.browser, origin, 'light', { cookie: stack.cookie });
+    page.setDefaultTimeout(15_000);
+    try {
+      for (const type of ['email', 'calendar']) {
+        await page.goto(`/integrations/google/${type}`);
+        await page.getByRole('button', { name: 'Connect' }).click();
+        await page.getByText('Google integration connected', { exact: true }).first().waitFor();
+      }
+      // The first sync follows the connection; the digest shows once it has run.
+      await expect
+        .poll(async () => JSON.stringify(await (await api('GET', '/api/assist/emails')).json()), {
+          timeout: 15_000,
+        })
+        .toContain('Lunch on Friday?');
+      await page.goto('/assist');
+      const digest = page.getByRole('region', { name: 'Email Digest' });
+      await digest.getByText('New since yesterday').waitFor();
+      await digest.getByText('Need a response').waitFor();
+      await digest.getByText('Needs reply').waitFor();
+      await page.screenshot({ path: shotPath('assist-digest') });
+
+      await digest.getByRole('button', { name: /Lunch on Friday\?/ }).click();
+      const dialog = page.getByRole('dialog', { name: 'Lunch on Friday?' });
+      await dialog.getByTitle('Email body').waitFor();
+      await expect.poll(() => dialog.getByRole('button', { name: 'Save Draft' }).isDisabled()).toBe(true);
+      await dialog.getByRole('button', { name: 'Show images' }).waitFor();
+      await dialog.getByRole('button', { name: 'Template' }).click();
+      expect(await dialog.getByLabel('Your reply').inputValue()).toMatch(
+        /^Hi Bob,\n\nThank you for your email/,
+      );
+      await dialog.getByRole('button', { name: 'AI Draft' }).click();
+      await expect.poll(() => dialog.getByLabel('Your reply').inputValue()).toContain('I have read it');
+      await page.screenshot({ path: shotPath('assist-email') });
+      await dialog.getByRole('button', { name: 'Save Draft' }).click();
+      await page.getByText('Draft saved', { exact: true }).first().waitFor();
+      const saved = google.state.drafts.at(-1)!;
+      expect(saved.threadId).toBe(lunch.threadId);
+      expect(Buffer.from(saved.raw, 'base64url').toString('utf8')).toMatch(
+        /^Subject: Re: Lunch on Friday\?/m,
+      );
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+
+      const tab = page.getByRole('tab', { name: 'Calendar RSVPs' });
+      await tab.click();
+      await expect.poll(() => tab.getAttribute('aria-selected')).toBe('true');
+      const rsvps = page.getByRole('region', { name: 'Calendar RSVPs' });
+      await rsvps.getByText('Design review').waitFor();
+      await page.waitForTimeout(600); // the smooth scroll settles (for the screenshot only)
+      await page.screenshot({ path: shotPath('assist-calendar') });
+      await rsvps.getByRole('button', { name: 'Accept' }).click();
+      await page.getByText('Invitation accepted', { exact: true }).first().waitFor();
+      await rsvps.getByText('No invitations waiting for you').waitFor();
+      expect(google.state.patches.at(-1)!.body.attendees).toEqual(
+        expect.arrayContaining([expect.objectContaining({ self: true, responseStatus: 'accepted' })]),
+      );
+
+      await page.goto('/integrations/google/email');
+      await page.getByRole('button', { name: 'Disconnect' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Disconnect' }).click();
+      await page.waitForURL(/\/integrations$/);
+      await page.goto('/assist');
+      await page.getByRole('link', { name: 'Connect Gmail' }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('sends a visitor on the callback page to /auth, saying why', async () => {
+    const { context, page } = await phonePage(stack.browser, origin, 'light');
+    try {
+      await page.goto('/direct-google-callback?code=abc&state=x');
+      await page.waitForURL(/\/auth$/);
+      await page.getByText('Authentication required', { exact: true }).first().waitFor();
+      await page.getByText('Please log in to continue with the integration setup.').first().waitFor();
+    } finally {
+      await context.close();
+    }
+  });
 });

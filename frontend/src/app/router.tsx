@@ -21,6 +21,12 @@ function screen<K extends string>(
 }
 
 /** The complete route table of spec section 2. */
+/** Spec, Provider callback: a visitor is told why they land on /auth. */
+const CALLBACK_VISITOR_TOAST = {
+  title: 'Authentication required',
+  description: 'Please log in to continue with the integration setup.',
+};
+
 export const routes: RouteObject[] = [
   {
     Component: RootLayout,
@@ -126,6 +132,11 @@ export const routes: RouteObject[] = [
             path: paths.directAuth.path,
             lazy: screen(() => import('@/app/routes/app/direct-auth'), 'DirectAuthRoute'),
           },
+        ],
+      },
+      {
+        element: <ProtectedRoute redirectTo={paths.auth.path} visitorToast={CALLBACK_VISITOR_TOAST} />,
+        children: [
           {
             path: paths.directCallback.path,
             lazy: screen(() => import('@/app/routes/app/direct-callback'), 'DirectCallbackRoute'),

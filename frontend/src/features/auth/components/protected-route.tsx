@@ -1,10 +1,11 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 
 import { Button } from '@/components/ui/button';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useAuth } from '@/features/auth/hooks/use-auth';
+import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api';
 
 interface ProtectedRouteProps {
@@ -12,12 +13,22 @@ interface ProtectedRouteProps {
   children?: ReactNode;
   /** Where a visitor is sent. */
   redirectTo?: string;
+  /** A toast telling a visitor why they were sent away. */
+  visitorToast?: { title: string; description: string };
 }
 
 /** Gate for signed-in screens: spinner while the session loads, redirect for visitors. */
-export function ProtectedRoute({ children, redirectTo = paths.welcome.path }: ProtectedRouteProps) {
+export function ProtectedRoute({
+  children,
+  redirectTo = paths.welcome.path,
+  visitorToast,
+}: ProtectedRouteProps) {
   const { user, isLoading, error, refetch } = useAuth();
   const location = useLocation();
+  const turnedAway = !isLoading && !error && !user;
+  useEffect(() => {
+    if (turnedAway && visitorToast) toast({ ...visitorToast, variant: 'destructive' });
+  }, [turnedAway, visitorToast]);
 
   if (isLoading) return <FullPageSpinner />;
   if (error && !user) return <SessionError message={getErrorMessage(error)} onRetry={refetch} />;

@@ -1,4 +1,5 @@
 import { CalendarCheck, Mail, Puzzle } from 'lucide-react';
+import type { EmailItem } from '@haven/contracts/mail';
 import { useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 
@@ -6,12 +7,15 @@ import { buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { paths } from '@/config/paths';
 import { cn } from '@/lib/utils';
+import { CalendarPanel } from './calendar-panel';
+import { EmailDialog } from './email-dialog';
+import { EmailPanel } from './email-panel';
 
 const PANELS = ['Email Digest', 'Calendar RSVPs', 'More Integrations'] as const;
 
 function Panel({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
   return (
-    <section aria-label={title} className="flex w-full shrink-0 snap-center flex-col gap-3 p-4">
+    <section aria-label={title} className="flex min-h-0 w-full shrink-0 snap-center flex-col gap-3 p-4">
       <h2 className="flex items-center gap-2 font-semibold">
         {icon}
         {title}
@@ -21,40 +25,33 @@ function Panel({ icon, title, children }: { icon: ReactNode; title: string; chil
   );
 }
 
-const connect = cn(buttonVariants({ size: 'sm' }), 'self-start');
 const manage = cn(buttonVariants({ variant: 'outline', size: 'sm' }), 'self-start');
 
 /**
  * The swipeable top card of the Assist screen: the e-mail digest, calendar invitations and more
  * integrations. Until mail and calendar are connected, each panel offers to connect them.
  */
-export function DigestCard() {
+export function DigestCard({ confirmEmails }: { confirmEmails: boolean }) {
   const [panel, setPanel] = useState(0);
+  const [open, setOpen] = useState<EmailItem | null>(null);
   const track = useRef<HTMLDivElement>(null);
   const go = (i: number) =>
     track.current?.scrollTo({ left: i * track.current.clientWidth, behavior: 'smooth' });
   return (
     <Card className="flex min-h-0 flex-col overflow-hidden p-0">
+      {open ? (
+        <EmailDialog key={open.id} email={open} onClose={() => setOpen(null)} confirm={confirmEmails} />
+      ) : null}
       <div
         ref={track}
         className="flex min-h-0 flex-1 snap-x snap-mandatory overflow-x-auto overscroll-x-contain [scrollbar-width:none]"
         onScroll={(e) => setPanel(Math.round(e.currentTarget.scrollLeft / e.currentTarget.clientWidth))}
       >
         <Panel icon={<Mail aria-hidden className="size-4" />} title={PANELS[0]}>
-          <p className="text-sm text-muted-foreground">
-            Connect your mail to see what is new since yesterday and what needs an answer.
-          </p>
-          <Link to={paths.integrations.getHref()} className={connect}>
-            Connect Gmail
-          </Link>
+          <EmailPanel onOpen={setOpen} />
         </Panel>
         <Panel icon={<CalendarCheck aria-hidden className="size-4" />} title={PANELS[1]}>
-          <p className="text-sm text-muted-foreground">
-            Connect your calendar to answer invitations from here.
-          </p>
-          <Link to={paths.integrations.getHref()} className={connect}>
-            Connect Calendar
-          </Link>
+          <CalendarPanel />
         </Panel>
         <Panel icon={<Puzzle aria-hidden className="size-4" />} title={PANELS[2]}>
           <p className="text-sm text-muted-foreground">

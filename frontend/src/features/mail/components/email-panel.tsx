@@ -1,0 +1,88 @@
+import type { EmailItem } from '@haven/contracts/mail';
+import { Link } from 'react-router-dom';
+
+import { Badge } from '@/components/ui/badge';
+import { buttonVariants } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/skeleton';
+import { paths } from '@/config/paths';
+import { cn } from '@/lib/utils';
+import { useEmails } from '../api/digest';
+
+const today = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+const earlier = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+const shortDate = (iso: string) => {
+  const date = new Date(iso);
+  return date.toDateString() === new Date().toDateString() ? today.format(date) : earlier.format(date);
+};
+
+export const connectClass = cn(buttonVariants({ size: 'sm' }), 'self-start');
+
+function Stat({ value, label }: { value: number; label: string }) {
+  return (
+    <div className="flex min-w-0 flex-1 flex-col rounded-lg bg-muted px-3 py-2">
+      <span className="text-xl leading-tight font-semibold tabular-nums">{value}</span>
+      <span className="truncate text-xs text-muted-foreground">{label}</span>
+    </div>
+  );
+}
+
+/** Panel 0: what is new since yesterday and what needs an answer; an item opens the e-mail. */
+export function EmailPanel({ onOpen }: { onOpen: (email: EmailItem) => void }) {
+  const { data, isPending, isError } = useEmails();
+  if (isPending)
+    return (
+      <div className="flex flex-col gap-2" aria-label="Loading emails">
+        <Skeleton className="h-14 w-full" />
+        <Skeleton className="h-10 w-full" />
+        <Skeleton className="h-10 w-full" />
+      </div>
+    );
+  if (isError) return <p className="text-sm text-destructive">Failed to load emails</p>;
+  if (!data.connected)
+    return (
+      <>
+        <p className="text-sm text-muted-foreground">
+          Connect your mail to see what is new since yesterday and what needs an answer.
+        </p>
+        <Link to={paths.integrations.getHref()} className={connectClass}>
+          Connect Gmail
+        </Link>
+      </>
+    );
+  return (
+    <>
+      <div className="flex gap-2">
+        <Stat value={data.stats.newSinceYesterday} label="New since yesterday" />
+        <Stat value={data.stats.needingResponse} label="Need a response" />
+      </div>
+      {data.emails.length === 0 ? (
+        <p className="text-sm text-muted-foreground">No recent emails</p>
+      ) : (
+        <ul className="-mx-1 flex min-h-0 flex-1 flex-col overflow-y-auto" aria-label="Emails">
+          {data.emails.map((email) => (
+            <li key={email.id}>
+              <button
+                type="button"
+                onClick={() => onOpen(email)}
+                className="flex w-full min-w-0 flex-col gap-0.5 rounded-md px-1 py-1.5 text-left hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+              >
+                <span className="flex min-w-0 items-center gap-2 text-sm">
+                  {email.isNew ? (
+                    <span aria-label="New" className="size-2 shrink-0 rounded-full bg-accent" />
+                  ) : null}
+                  <span className={cn('truncate', email.isNew && 'font-semibold')}>{email.from}</span>
+                  {email.needsReply ? <Badge className="shrink-0">Needs reply</Badge> : null}
+                  <span className="ml-auto shrink-0 text-xs text-muted-foreground">
+                    {shortDate(email.date)}
+                  </span>
+                </span>
+                <span className="truncate text-sm">{email.subject || '(No subject)'}</span>
+                <span className="truncate text-xs text-muted-foreground">{email.snippet}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
