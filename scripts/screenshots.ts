@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright';
+import { startGoogleDouble } from '../test/doubles/google-server';
 import { codeFrom, linkFrom, startSmtpCatcher } from '../test/doubles/smtp-catcher';
 import { FAKE_MICROPHONE_ARGS, launchBrowser, phonePage, startProduct } from '../test/e2e/harness';
 
@@ -13,7 +14,8 @@ const out = path.join(import.meta.dirname, '..', 'test-results', 'screens');
 mkdirSync(out, { recursive: true });
 
 const smtp = await startSmtpCatcher();
-const product = await startProduct({ SMTP_URL: smtp.url });
+const google = await startGoogleDouble();
+const product = await startProduct({ SMTP_URL: smtp.url, ...google.env });
 const browser = await launchBrowser(FAKE_MICROPHONE_ARGS);
 const who = { username: 'maya', name: 'Maya', email: 'maya@example.com', password: 'secret-pass' };
 
@@ -65,6 +67,60 @@ for (const [daysAgo, content, category, tags, isVoice] of seed) {
   );
   if (!res.ok) throw new Error(`seeding failed: ${res.status}`);
 }
+// Google mail and calendar connected to the double: a small inbox and two invitations.
+const mailbox = google.account(who.email);
+google.state.consentAs = who.email;
+const HOUR = 3_600_000;
+mailbox.addMessage({
+  from: 'Lee Park <lee@example.com>',
+  subject: 'Launch notes for Thursday',
+  html: '<p>Hi Maya,</p><p>Could you send me the launch notes before Thursday? I would like to review the copy with the team.</p><p>Thanks,<br>Lee</p><img src="https://tracker.example/p.gif" alt="">',
+  date: new Date(now - 2 * HOUR),
+});
+mailbox.addMessage({
+  from: 'Sam Rivera <sam@example.com>',
+  subject: 'Seedlings',
+  text: 'The tomato seedlings are ready. Do you want to pick them up on Saturday?',
+  date: new Date(now - 5 * HOUR),
+});
+mailbox.addMessage({
+  from: 'Garden Weekly <news@garden.example>',
+  subject: 'Ten things to plant in spring',
+  text: 'This week: beans, peas and a few herbs that love the sun.',
+  headers: { 'List-Unsubscribe': '<mailto:u@garden.example>' },
+  date: new Date(now - 9 * HOUR),
+});
+mailbox.addMessage({
+  from: 'Dentist <no-reply@smiles.example>',
+  subject: 'Your appointment reminder',
+  text: 'See you on Friday at 9:00.',
+  date: new Date(now - 30 * HOUR),
+});
+mailbox.addInvitation({
+  summary: 'Onboarding review',
+  start: new Date(now + 26 * HOUR),
+  location: 'Room 4',
+  organizer: 'lee@example.com',
+});
+mailbox.addInvitation({ summary: 'Garden club meeting', start: new Date(now + 74 * HOUR), minutes: 60 });
+for (const type of ['email', 'calendar']) {
+  const started = (await (await api(`/api/integrations/google/auth`, { type }, cookie)).json()) as {
+    authUrl: string;
+  };
+  const back = new URL((await fetch(started.authUrl, { redirect: 'manual' })).headers.get('location')!);
+  const done = await api(
+    '/api/integrations/google/auth-complete',
+    { type, code: back.searchParams.get('code'), state: back.searchParams.get('state') },
+    cookie,
+  );
+  if (!done.ok) throw new Error(`connecting ${type} failed: ${done.status}`);
+}
+for (let i = 0; i < 100; i++) {
+  const digest = await fetch(`${product.url}/api/assist/emails`, { headers: { cookie } });
+  if (((await digest.json()) as { emails: unknown[] }).emails.length === 4) break;
+  await new Promise((r) => setTimeout(r, 100));
+}
+
 const QUIET_RECOGNITION = `window.SpeechRecognition = window.webkitSpeechRecognition = class extends EventTarget { start() {} stop() {} abort() {} };`;
 
 type Shot = {
@@ -187,6 +243,35 @@ const shots: Shot[] = [
     then: (p) => openSuggestion(p, 'Draft Email'),
   },
   { name: 'assist', path: '/assist', signedIn: true },
+  {
+    name: 'assist-email',
+    path: '/assist',
+    signedIn: true,
+    then: async (p) => {
+      await p.getByRole('button', { name: /Launch notes for Thursday/ }).click();
+      await p.getByRole('dialog').getByTitle('Email body').waitFor();
+      await p.getByRole('button', { name: 'Template' }).click();
+    },
+  },
+  {
+    name: 'assist-calendar',
+    path: '/assist',
+    signedIn: true,
+    then: async (p) => {
+      await p.getByRole('tab', { name: 'Calendar RSVPs' }).click();
+      await p.getByText('Onboarding review').waitFor();
+      await p.waitForTimeout(700);
+    },
+  },
+  {
+    name: 'assist-more',
+    path: '/assist',
+    signedIn: true,
+    then: async (p) => {
+      await p.getByRole('tab', { name: 'More Integrations' }).click();
+      await p.waitForTimeout(700);
+    },
+  },
   { name: 'integrations', path: '/integrations', signedIn: true },
   { name: 'integration-detail', path: '/integrations/google/email', signedIn: true },
   { name: 'conversations', path: '/conversations', signedIn: true },
@@ -234,3 +319,4 @@ await widePage.screenshot({ path: path.join(out, 'auth-wide-light.png') });
 await browser.close();
 await product.stop();
 await smtp.stop();
+await google.stop();

@@ -28,7 +28,8 @@ export const assistantService: ServiceDefinition = {
       search: async (userId, q, limit) => (await thoughts(userId).search({ query: { q, limit } })).body,
       range: async (userId, start, end) => (await thoughts(userId).range({ query: { start, end } })).body,
       includeThoughtContent: async (userId) => (await auth(userId).preferences()).body.includeThoughtContent,
-      digest: async (userId) => (await integrations(userId).digest()).body,
+      digest: async (userId, timezoneOffset) =>
+        (await integrations(userId).digest({ query: { timezoneOffset: String(timezoneOffset) } })).body,
       invitations: async (userId) => (await integrations(userId).calendarEvents()).body,
     };
     const assistant = createAssistant({

@@ -13,7 +13,7 @@ export interface ReplySources {
   range(userId: number, start: string, end: string): Promise<Thought[]>;
   includeThoughtContent(userId: number): Promise<boolean>;
   /** The user's e-mail digest, from the integrations service's cache (`connected: false` when none). */
-  digest(userId: number): Promise<EmailDigest>;
+  digest(userId: number, timezoneOffset: number): Promise<EmailDigest>;
   /** Calendar invitations awaiting the user's answer. */
   invitations(userId: number): Promise<CalendarAnswer>;
 }
@@ -144,7 +144,7 @@ async function accountReply(sources: ReplySources, input: ReplyInput): Promise<R
   // An account that cannot be read just now is said so; the reply itself does not fail.
   const read = <T>(work: Promise<T>) => work.catch(() => null);
   if (aboutMail) {
-    const digest = await read(sources.digest(input.userId));
+    const digest = await read(sources.digest(input.userId, input.timezoneOffset));
     if (!digest) parts.push('Your mail could not be read just now. Please try again in a moment.');
     else if (!digest.connected)
       parts.push('No mail account is connected: connect Google mail on the Connect screen.');
@@ -286,7 +286,7 @@ export async function aiReply(
         }));
       }
       case 'email_digest': {
-        const digest = await sources.digest(input.userId);
+        const digest = await sources.digest(input.userId, input.timezoneOffset);
         if (!digest.connected) return { connected: false };
         return {
           connected: true,
