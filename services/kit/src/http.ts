@@ -101,13 +101,15 @@ export function mountContract(router: Router, routes: ContractRoutes, options: M
     const handler = routes.handlers[name];
     if (!handler) throw new Error(`No handler for contract route "${name}" (${route.method} ${route.path})`);
     const callers = callersOf(route);
-    const needsUser = !isPublicRoute(route.path);
+    // Decided on the concrete path: a route pattern such as `/api/auth/:provider/callback` is
+    // public only for the providers the route table lists.
+    const needsUser = (req: Request) => !isPublicRoute(req.baseUrl + req.path);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
     router[method](route.path, async (req: Request, res: Response) => {
       const identity = res.locals.identity as InternalIdentity;
       if (!callers.includes(identity.caller))
         throw forbidden(`${identity.caller} may not call ${route.path}`);
-      if (needsUser && identity.userId === null) throw unauthorized();
+      if (identity.userId === null && needsUser(req)) throw unauthorized();
       const input = {
         params: parsePart(route.params, req.params, 'path parameters'),
         query: parsePart(route.query, req.query, 'query'),
