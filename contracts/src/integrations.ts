@@ -46,6 +46,9 @@ export const IntegrationSettings = z.object({
   includeFullContent: z.boolean().default(false),
   /** Set by the server when syncing or refreshing the token failed; the detail page shows it. */
   error: z.string().optional(),
+  /** Notion: the page under which 'Save to Notion' creates pages, chosen once. */
+  parentPageId: z.string().optional(),
+  parentPageTitle: z.string().optional(),
 });
 export type IntegrationSettings = z.infer<typeof IntegrationSettings>;
 
@@ -131,6 +134,8 @@ export const SettingsPatchBody = z
         autoSync: z.boolean().optional(),
         notifyOnChanges: z.boolean().optional(),
         includeFullContent: z.boolean().optional(),
+        parentPageId: z.string().trim().min(1).max(64).optional(),
+        parentPageTitle: z.string().trim().max(200).optional(),
       })
       .optional(),
     contextualRules: z
@@ -201,7 +206,8 @@ export const integrationsContract = defineContract({
   },
   oauthCallback: {
     method: 'GET',
-    path: '/api/auth/google/callback',
+    path: '/api/auth/:provider/callback',
+    params: ProviderParams,
     query: OAuthCallbackQuery,
     responses: { 302: z.null() },
     summary:

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { defineContract } from './contract';
+import { ErrorBody } from './errors';
 import { IsoDateTime, queryInt } from './common';
 import { CalendarAnswer } from './calendar';
 import { DigestQuery, EmailDigest } from './mail';
+import { Connections, NotionAnswer, NotionToolQuery, SlackAnswer } from './workspace';
 import { UserPreferences } from './preferences';
 import { RangeQuery, Thought } from './thoughts';
 
@@ -83,5 +85,28 @@ export const integrationsInternalContract = defineContract({
     responses: { 200: CalendarAnswer },
     callers: ['assistant'],
     summary: 'Same answer as GET /api/assist/calendar.',
+  },
+  connections: {
+    method: 'GET',
+    path: '/internal/integrations/connections',
+    responses: { 200: Connections },
+    callers: ['assistant'],
+    summary: 'Which kinds of account the user has connected.',
+  },
+  slackMentions: {
+    method: 'GET',
+    path: '/internal/slack/mentions',
+    responses: { 200: SlackAnswer },
+    callers: ['assistant'],
+    summary:
+      'Recent Slack mentions and direct messages (text limited to the first line unless full content is on).',
+  },
+  notionSearch: {
+    method: 'GET',
+    path: '/internal/notion/search',
+    query: NotionToolQuery,
+    responses: { 200: NotionAnswer, 400: ErrorBody },
+    callers: ['assistant'],
+    summary: 'Notion search by text: titles and a short excerpt of the best pages.',
   },
 });

@@ -26,7 +26,10 @@ export const ROUTE_TABLE: ReadonlyArray<{ prefix: string; service: ServiceName }
   { prefix: '/api/assist', service: 'integrations' },
   { prefix: '/api/email', service: 'integrations' },
   { prefix: '/api/calendar', service: 'integrations' },
+  { prefix: '/api/notion', service: 'integrations' },
   { prefix: '/api/auth/google', service: 'integrations' },
+  { prefix: '/api/auth/slack', service: 'integrations' },
+  { prefix: '/api/auth/notion', service: 'integrations' },
 ];
 
 /**
@@ -45,6 +48,8 @@ export const PUBLIC_ROUTES: ReadonlyArray<string> = [
   '/api/debug/datetime',
   // The provider redirects the browser here; the signed OAuth state identifies the user.
   '/api/auth/google/callback',
+  '/api/auth/slack/callback',
+  '/api/auth/notion/callback',
 ];
 
 /** True when `path` is `prefix` itself or lies below it (`/api/user` does not match `/api/users`). */

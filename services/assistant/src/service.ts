@@ -31,6 +31,13 @@ export const assistantService: ServiceDefinition = {
       digest: async (userId, timezoneOffset) =>
         (await integrations(userId).digest({ query: { timezoneOffset: String(timezoneOffset) } })).body,
       invitations: async (userId) => (await integrations(userId).calendarEvents()).body,
+      connections: async (userId) => (await integrations(userId).connections()).body,
+      slackMentions: async (userId) => (await integrations(userId).slackMentions()).body,
+      notionSearch: async (userId, q) => {
+        const res = await integrations(userId).notionSearch({ query: { q } });
+        if (res.status !== 200) throw new Error(`Notion search refused: ${res.body.message}`);
+        return res.body;
+      },
     };
     const assistant = createAssistant({
       db: deps.db,

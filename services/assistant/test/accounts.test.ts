@@ -60,6 +60,9 @@ function sources(overrides: Partial<ReplySources> = {}): ReplySources {
     includeThoughtContent: async () => true,
     digest: async () => digest,
     invitations: async () => invitations,
+    connections: async () => ({ email: true, calendar: true, messages: false, documents: false }),
+    slackMentions: async () => ({ connected: false, items: [] }),
+    notionSearch: async () => ({ connected: false, pages: [] }),
     ...overrides,
   };
 }
@@ -132,5 +135,81 @@ describe('with a model', () => {
     expect(reply.content).toBe('Priya is waiting on you: contract review');
     expect(reply.used.email).toBe(true);
     expect(reply.metadata).toMatchObject({ engine: 'ai', tools: ['email_digest'] });
+  });
+
+  it('offers slack_mentions and search_notion only when those accounts are connected, and runs them', async () => {
+    const calls: Array<{ name: string; args: unknown }> = [];
+    const toolsModel = await startOpenAiDouble({
+      reply: (request) => {
+        const names = request.tools.map((t) => t.function.name);
+        calls.push({ name: 'offered', args: names });
+        const last = request.messages.at(-1)!;
+        if (last.role === 'user' && names.includes('search_notion'))
+          return toolCalls([
+            { name: 'slack_mentions', arguments: {} },
+            { name: 'search_notion', arguments: { query: 'launch' } },
+          ]);
+        return `Done: ${request.messages
+          .filter((m) => m.role === 'tool')
+          .map((m) => m.content)
+          .join(' | ')}`;
+      },
+    });
+    try {
+      const llm = createLlm({
+        OPENAI_BASE_URL: toolsModel.url,
+        OPENAI_API_KEY: undefined,
+        OPENAI_MODEL: 'test',
+      });
+      await writeReply({ llm, sources: sources(), log }, ask('Anything on Slack?'));
+      expect(calls[0]!.args).not.toContain('slack_mentions');
+      expect(calls[0]!.args).not.toContain('search_notion');
+
+      const asked: string[] = [];
+      const reply = await writeReply(
+        {
+          llm,
+          sources: sources({
+            connections: async () => ({ email: true, calendar: true, messages: true, documents: true }),
+            slackMentions: async () => ({
+              connected: true,
+              items: [
+                {
+                  id: 'C1:1',
+                  kind: 'mention',
+                  channel: '#launch',
+                  from: 'ben',
+                  text: 'demo at 3?',
+                  at: '2026-11-22T10:00:00.000Z',
+                  needsReply: true,
+                },
+              ],
+            }),
+            notionSearch: async (_userId, q) => {
+              asked.push(q);
+              return {
+                connected: true,
+                pages: [
+                  {
+                    id: 'p1',
+                    title: 'Launch plan',
+                    url: 'https://notion.example/p1',
+                    lastEdited: '2026-11-21T10:00:00.000Z',
+                    excerpt: 'Ship it.',
+                  },
+                ],
+              };
+            },
+          }),
+          log,
+        },
+        ask('What is waiting for me on Slack, and what did I write about the launch?'),
+      );
+      expect(asked).toEqual(['launch']);
+      expect(reply.content).toContain('demo at 3?');
+      expect(reply.content).toContain('Launch plan');
+    } finally {
+      await toolsModel.stop();
+    }
   });
 });

@@ -9,7 +9,9 @@ import { createAssist } from './domain/assist';
 import { createIntegrations } from './domain/integrations';
 import { createMailSync } from './domain/mail/sync';
 import { createStateStore } from './domain/oauth-state';
+import { createProviders } from './domain/providers';
 import { createSyncJobs } from './domain/sync-jobs';
+import { createWorkspace } from './domain/workspace/workspace';
 import { assistRoutes, integrationsRoutes } from './routes/integrations.routes';
 
 /** The integrations service's composition root. */
@@ -23,6 +25,7 @@ export const integrationsService: ServiceDefinition = {
     const google = { ...config, appUrl };
     const llm = createLlm(config);
     const accounts = createAccounts({ db, cipher, google, log });
+    const workspace = createWorkspace({ db, cipher, accounts, settings: google, log });
     const integrations = createIntegrations({
       db,
       uow: deps.uow,
@@ -31,6 +34,7 @@ export const integrationsService: ServiceDefinition = {
       states: createStateStore(db, deriveKey(config.INTERNAL_SECRET, 'oauth-state')),
       google,
       accounts,
+      providers: createProviders(google),
       syncIntervalMs: config.SYNC_INTERVAL_MS,
       log,
     });
@@ -40,12 +44,13 @@ export const integrationsService: ServiceDefinition = {
       cipher,
       accounts,
       mail: createMailSync({ db, cipher, log, llm }),
+      workspace,
       apiRoot: config.GOOGLE_API_ROOT_URL,
       intervalMs: config.SYNC_INTERVAL_MS,
       log,
     });
     return {
-      routes: [integrationsRoutes(integrations, appUrl), ...assistRoutes(integrations, assist)],
+      routes: [integrationsRoutes(integrations, appUrl), ...assistRoutes(integrations, assist, workspace)],
       jobs: sync.jobs,
       reconcilers: sync.reconcilers,
     };

@@ -4,6 +4,8 @@ import { eq } from 'drizzle-orm';
 import { startTestService, until } from '@haven/kit/testing';
 import { integrations } from '../src/db/schema';
 import { startGoogleDouble } from '../../../test/doubles/google-server';
+import { startNotionDouble } from '../../../test/doubles/notion-server';
+import { startSlackDouble } from '../../../test/doubles/slack-server';
 import { integrationsService } from '../src/service';
 
 export const APP_URL = 'http://haven.test';
@@ -14,7 +16,15 @@ export const APP_URL = 'http://haven.test';
  */
 export async function startIntegrations(env: Record<string, string> = {}) {
   const google = await startGoogleDouble();
-  const svc = await startTestService(integrationsService, { ...google.env, APP_URL, ...env });
+  const slack = await startSlackDouble();
+  const notion = await startNotionDouble();
+  const svc = await startTestService(integrationsService, {
+    ...google.env,
+    ...slack.env,
+    ...notion.env,
+    APP_URL,
+    ...env,
+  });
   let nextUser = 500;
 
   /** Calls the service as the gateway does, for `userId` (null: a visitor on a public route). */
@@ -79,15 +89,21 @@ export async function startIntegrations(env: Record<string, string> = {}) {
     );
   }
 
-  /** Runs one sync of the account now (as the due round would) and waits for it. */
-  async function syncNow(integrationId: number): Promise<void> {
+  /** Makes the account's sync due and runs the rounds (which queue it); answers the row before. */
+  async function dueNow(integrationId: number) {
     const [row] = await svc.deps.db
       .update(integrations)
       .set({ nextSyncAt: new Date(0) })
       .where(eq(integrations.id, integrationId))
       .returning();
     await svc.reconcilers!.runOnce();
-    await synced(integrationId, row!.lastSyncedAt);
+    return row!;
+  }
+
+  /** Runs one sync of the account now (as the due round would) and waits for it. */
+  async function syncNow(integrationId: number): Promise<void> {
+    const before = await dueNow(integrationId);
+    await synced(integrationId, before.lastSyncedAt);
   }
 
   /** Connects `type` for `me` through the SPA callback route, and waits for its first sync. */
@@ -99,17 +115,39 @@ export async function startIntegrations(env: Record<string, string> = {}) {
     return done.body as Integration;
   }
 
+  /**
+   * Connects Slack (`messages`) or Notion (`documents`) through the provider's consent and the
+   * server callback, and waits for the first sync.
+   */
+  async function connectedTo(me: Client, provider: 'slack' | 'notion'): Promise<Integration> {
+    const type = provider === 'slack' ? 'messages' : 'documents';
+    const started = await me.post(`/api/integrations/${provider}/auth`, { type });
+    expect(started.status).toBe(200);
+    const back = await fetch(started.body.authUrl, { redirect: 'manual' });
+    const callback = new URL(back.headers.get('location')!);
+    expect(callback.origin + callback.pathname).toBe(`${APP_URL}/api/auth/${provider}/callback`);
+    const landed = await as(null).get(callback.pathname + callback.search);
+    expect(new URL(landed.location!).searchParams.get('integration')).toBe('success');
+    const [row] = (await me.get(`/api/integrations?provider=${provider}`)).body as Integration[];
+    await synced(row!.id);
+    return row!;
+  }
+
   return {
     google,
+    slack,
+    notion,
+    connectedTo,
     svc,
     as,
     consent,
     connected,
     synced,
+    dueNow,
     syncNow,
     async stop() {
       await svc.stop();
-      await google.stop();
+      await Promise.all([google.stop(), slack.stop(), notion.stop()]);
     },
   };
 }

@@ -173,11 +173,7 @@ describe('mail.sync and the digest', () => {
 
     h.google.state.rateLimitNext = 1;
     h.google.state.retryAfterSeconds = 120;
-    await h.svc.deps.db
-      .update(integrations)
-      .set({ nextSyncAt: new Date(0) })
-      .where(eq(integrations.id, integration.id));
-    await h.svc.reconcilers!.runOnce();
+    await h.dueNow(integration.id);
     await until(async () => (await rowOf(integration.id)).syncBackoffs === 1, 10_000, 'backoff');
     const row = await rowOf(integration.id);
     expect(row.nextSyncAt!.getTime()).toBeGreaterThan(Date.now() + 100_000);
@@ -380,11 +376,7 @@ describe('tokens and lost grants', () => {
 
     // Later rounds leave it alone until it is reconnected.
     const calls = h.google.state.calls.length;
-    await h.svc.deps.db
-      .update(integrations)
-      .set({ nextSyncAt: new Date(0) })
-      .where(eq(integrations.id, integration.id));
-    await h.svc.reconcilers!.runOnce();
+    await h.dueNow(integration.id);
     await new Promise((r) => setTimeout(r, 300));
     expect(h.google.state.calls.length).toBe(calls);
   });

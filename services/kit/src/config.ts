@@ -68,8 +68,14 @@ export const ConfigSchema = z.object({
   GOOGLE_API_ROOT_URL: withDefault(url(['http:', 'https:']), 'https://www.googleapis.com/'),
   SLACK_CLIENT_ID: optional(z.string().min(1)),
   SLACK_CLIENT_SECRET: optional(z.string().min(1)),
+  /** Slack's consent page and Web API base (a local double in tests). */
+  SLACK_AUTH_URL: withDefault(url(['http:', 'https:']), 'https://slack.com/oauth/v2/authorize'),
+  SLACK_API_URL: withDefault(url(['http:', 'https:']), 'https://slack.com/api/'),
   NOTION_CLIENT_ID: optional(z.string().min(1)),
   NOTION_CLIENT_SECRET: optional(z.string().min(1)),
+  /** Notion's consent page and API base (a local double in tests). */
+  NOTION_AUTH_URL: withDefault(url(['http:', 'https:']), 'https://api.notion.com/v1/oauth/authorize'),
+  NOTION_API_URL: withDefault(url(['http:', 'https:']), 'https://api.notion.com'),
   /** Where the gateway finds each service (distributed mode; the all-in-one launcher sets them). */
   AUTH_URL: withDefault(url(['http:', 'https:']), 'http://127.0.0.1:4001'),
   THOUGHTS_URL: withDefault(url(['http:', 'https:']), 'http://127.0.0.1:4002'),

@@ -3,6 +3,7 @@ import { eng as stopwords } from 'stopword';
 import { z } from 'zod';
 import { EventMoment, type CalendarAnswer, type CalendarEvent } from '@haven/contracts/calendar';
 import type { EmailDigest, EmailItem } from '@haven/contracts/mail';
+import type { Connections, NotionAnswer, SlackAnswer } from '@haven/contracts/workspace';
 import type { Thought } from '@haven/contracts/thoughts';
 import type { ChatMessage, Llm, ToolSpec } from '@haven/kit/llm';
 import type { Logger } from '@haven/kit/logger';
@@ -16,6 +17,12 @@ export interface ReplySources {
   digest(userId: number, timezoneOffset: number): Promise<EmailDigest>;
   /** Calendar invitations awaiting the user's answer. */
   invitations(userId: number): Promise<CalendarAnswer>;
+  /** Which kinds of account are connected (a provider's tools are offered only then). */
+  connections(userId: number): Promise<Connections>;
+  /** Recent Slack mentions and direct messages, with whether the user answered. */
+  slackMentions(userId: number): Promise<SlackAnswer>;
+  /** Notion pages matching `q`, with a short excerpt. */
+  notionSearch(userId: number, q: string): Promise<NotionAnswer>;
 }
 
 export interface ReplyInput {
@@ -220,6 +227,19 @@ const ACCOUNT_TOOLS: ToolSpec[] = [
     parameters: NoArgs,
   },
 ];
+const NotionArgs = z.object({ query: z.string().trim().min(1).max(200) });
+const SLACK_TOOL: ToolSpec = {
+  name: 'slack_mentions',
+  description:
+    "Recent Slack messages that mention the user or were sent to them directly, with whether they still need the user's reply. Read-only.",
+  parameters: NoArgs,
+};
+const NOTION_TOOL: ToolSpec = {
+  name: 'search_notion',
+  description:
+    "Searches the user's Notion pages by text: titles, links and a short excerpt of the best matches. Read-only.",
+  parameters: NotionArgs,
+};
 const DRAFT_TOOLS: ToolSpec[] = [
   {
     name: 'draft_email',
@@ -243,6 +263,7 @@ function systemPrompt(input: ReplyInput, share: boolean): string {
       ? 'Use search_thoughts and thoughts_on when the question is about what the user wrote, felt or planned; cite what you found.'
       : 'The user has not allowed their thoughts to be shared with the AI: you cannot read them, and should say so if asked about them.',
     "Use email_digest and calendar_invitations for questions about the user's mail, replies owed, meetings or invitations; if an account is not connected, say so and suggest connecting it on the Connect screen.",
+    'When offered, use slack_mentions for Slack messages waiting for the user, and search_notion to find what the user wrote in Notion.',
     'You never send e-mail or create events: draft_email and propose_event only prepare drafts the user reviews. When you draft an e-mail, show it with a "To:" line, a "Subject:" line, a greeting and the body.',
     'Answer concisely, in Markdown.',
   ].join('\n');
@@ -255,8 +276,18 @@ export async function aiReply(
   input: ReplyInput,
   log: Logger,
 ): Promise<ReplyOutput> {
-  const share = await sources.includeThoughtContent(input.userId);
-  const tools = [...(share ? THOUGHT_TOOLS : []), ...ACCOUNT_TOOLS, ...DRAFT_TOOLS];
+  const [share, connected] = await Promise.all([
+    sources.includeThoughtContent(input.userId),
+    // Without the integrations service the Slack and Notion tools are simply not offered.
+    sources.connections(input.userId).catch(() => null),
+  ]);
+  const tools = [
+    ...(share ? THOUGHT_TOOLS : []),
+    ...ACCOUNT_TOOLS,
+    ...(connected?.messages ? [SLACK_TOOL] : []),
+    ...(connected?.documents ? [NOTION_TOOL] : []),
+    ...DRAFT_TOOLS,
+  ];
   const messages: ChatMessage[] = [{ role: 'system', content: systemPrompt(input, share) }, ...input.history];
   const used = new Set<string>();
   const drafts: Array<z.infer<typeof DraftArgs>> = [];
@@ -313,6 +344,26 @@ export async function aiReply(
             organizer: e.organizer?.displayName ?? e.organizer?.email,
           })),
         };
+      }
+      case 'slack_mentions': {
+        const answer = await sources.slackMentions(input.userId);
+        if (!answer.connected) return { connected: false };
+        return {
+          connected: true,
+          messages: answer.items.map(({ kind, channel, from, text, at, needsReply }) => ({
+            kind,
+            channel,
+            from,
+            text,
+            at,
+            needsReply,
+          })),
+        };
+      }
+      case 'search_notion': {
+        const answer = await sources.notionSearch(input.userId, NotionArgs.parse(args).query);
+        if (!answer.connected) return { connected: false };
+        return { connected: true, pages: answer.pages };
       }
       case 'draft_email':
         drafts.push(DraftArgs.parse(args));

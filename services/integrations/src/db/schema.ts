@@ -115,3 +115,28 @@ export const calendarEvents = integrationsSchema.table(
     index('calendar_events_user_starts_idx').on(t.userId, t.startsAt),
   ],
 );
+
+/**
+ * What the Slack and Notion syncs keep: mentions and direct messages waiting for the user, and
+ * recently edited pages. Their text is encrypted; the kind, time and reply flag sort them.
+ */
+export const providerItems = integrationsSchema.table(
+  'provider_items',
+  {
+    id: serial('id').primaryKey(),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull(),
+    /** `mention` or `dm` (Slack), `page` (Notion). */
+    kind: text('kind').notNull(),
+    externalId: text('external_id').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    needsReply: boolean('needs_reply').notNull().default(false),
+    dataEnc: text('data_enc').notNull(),
+  },
+  (t) => [
+    uniqueIndex('provider_items_integration_external_key').on(t.integrationId, t.kind, t.externalId),
+    index('provider_items_user_at_idx').on(t.userId, t.at),
+  ],
+);

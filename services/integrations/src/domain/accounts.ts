@@ -147,15 +147,19 @@ export function createAccounts({ db, cipher, google, log }: AccountsDeps) {
       return row;
     },
 
-    /** The user's Google account of `type`, whatever its state. */
-    async googleOf(userId: number, type: IntegrationType): Promise<Row | undefined> {
+    /** The user's account of `provider` and `type` (Google by default), whatever its state. */
+    async accountOf(
+      userId: number,
+      type: IntegrationType,
+      provider: Provider = 'google',
+    ): Promise<Row | undefined> {
       const [row] = await db
         .select()
         .from(integrations)
         .where(
           and(
             eq(integrations.userId, userId),
-            eq(integrations.provider, 'google'),
+            eq(integrations.provider, provider),
             eq(integrations.type, type),
           ),
         );

@@ -75,7 +75,7 @@ export function createAssist({ db, cipher, accounts, google, llm, log }: AssistD
 
   /** The user's connected mail account, or null (the SPA shows the connect prompt). */
   async function mailAccount(userId: number) {
-    const row = await accounts.googleOf(userId, 'email');
+    const row = await accounts.accountOf(userId, 'email');
     return row && accounts.isConnected(row) ? row : null;
   }
 
@@ -172,7 +172,7 @@ export function createAssist({ db, cipher, accounts, google, llm, log }: AssistD
 
     /** Upcoming invitations awaiting the user's answer, from the cache. */
     async calendar(userId: number): Promise<CalendarAnswer> {
-      const row = await accounts.googleOf(userId, 'calendar');
+      const row = await accounts.accountOf(userId, 'calendar');
       if (!row || !accounts.isConnected(row)) return { connected: false, events: [] };
       const rows = await db
         .select()

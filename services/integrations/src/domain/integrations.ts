@@ -16,8 +16,12 @@ import { badGateway, badRequest, conflict, unavailable } from '@haven/kit/errors
 import type { Logger } from '@haven/kit/logger';
 import { integrations, mailMessages } from '../db/schema';
 import { CachedMail, mailContext } from './mail/sync';
-import { type Accounts, MESSAGES, tokenContext, rulesContext } from './accounts';
-import { calendarOf, gmailOf, oauthClient, scopesFor, type GoogleSettings } from './google';
+import { accountContext, type Accounts, MESSAGES, tokenContext, rulesContext } from './accounts';
+import type { Providers } from './providers';
+
+const notConfigured = (provider: Provider) =>
+  `${provider.charAt(0).toUpperCase()}${provider.slice(1)} is not configured on this server`;
+import { calendarOf, gmailOf, type GoogleSettings } from './google';
 import { composeRaw } from './mime';
 import type { StateStore } from './oauth-state';
 
@@ -28,6 +32,7 @@ export interface IntegrationsDeps {
   states: StateStore;
   google: GoogleSettings;
   accounts: Accounts;
+  providers: Providers;
   /** How often a connected account is synced (the first sync follows the connection at once). */
   syncIntervalMs: number;
   log: Logger;
@@ -40,12 +45,13 @@ export function createIntegrations({
   states,
   google,
   accounts,
+  providers,
   syncIntervalMs,
   log,
 }: IntegrationsDeps) {
-  const { present, requireClient, owned, onAccount } = accounts;
+  const { present, owned, onAccount } = accounts;
   const connectedOf = async (userId: number, type: IntegrationType) => {
-    const row = await accounts.googleOf(userId, type);
+    const row = await accounts.accountOf(userId, type);
     return row && accounts.isConnected(row) ? row : undefined;
   };
 
@@ -100,46 +106,47 @@ export function createIntegrations({
     ): Promise<string> {
       if (!PROVIDER_TYPES[provider].includes(type))
         throw badRequest(`${provider} does not offer ${type} integrations`);
-      if (provider !== 'google') throw unavailable(`${provider} is not available on this server yet`, 0);
-      const client = requireClient();
+      const oauth = providers[provider];
+      if (!oauth.configured) throw unavailable(notConfigured(provider), 0);
       const redirectUri = redirect === 'local' ? `${google.appUrl}/direct-${provider}-callback` : undefined;
       const state = await states.issue({ userId, provider, type, redirectUri });
-      return client.generateAuthUrl({
-        ...(redirectUri ? { redirect_uri: redirectUri } : {}),
-        access_type: 'offline',
-        prompt: 'consent',
-        include_granted_scopes: true,
-        scope: scopesFor(type),
-        state,
-      });
+      return oauth.consentUrl(type, state, redirectUri);
     },
 
     /**
-     * Completes a consent: the state must be valid, unused, unexpired, and the signed-in user's when
-     * someone is signed in. Reconnecting updates the same row and clears a past error.
+     * Completes a consent: the state must be valid, unused, unexpired, issued for this provider, and
+     * the signed-in user's when someone is signed in. Reconnecting updates the same row and clears a
+     * past error; the first sync is queued with it.
      */
     async complete(
       sessionUserId: number | null,
+      provider: Provider,
       code: string,
       state: string | undefined,
     ): Promise<Integration> {
       const claims = await states.consume(state);
-      if (!claims || (sessionUserId !== null && claims.userId !== sessionUserId))
+      if (
+        !claims ||
+        claims.provider !== provider ||
+        (sessionUserId !== null && claims.userId !== sessionUserId)
+      )
         throw badRequest(MESSAGES.invalidState);
-      const client = requireClient();
-      let tokens;
+      const oauth = providers[provider];
+      if (!oauth.configured) throw unavailable(notConfigured(provider), 0);
+      let grant;
       try {
-        ({ tokens } = await client.getToken({ code, redirect_uri: claims.redirectUri ?? undefined }));
+        grant = await oauth.exchange(code, claims.redirectUri ?? undefined);
       } catch (err) {
-        log.warn({ err }, 'Google refused the authorization code');
+        log.warn({ err, provider }, 'the provider refused the authorization code');
         throw badGateway(MESSAGES.providerRefused);
       }
-      const enc = (token: string | null | undefined) =>
-        token ? cipher.encrypt(token, tokenContext(claims.userId)) : null;
+      const enc = (value: string | null, context = tokenContext(claims.userId)) =>
+        value ? cipher.encrypt(value, context) : null;
       const values = {
-        accessTokenEnc: enc(tokens.access_token),
-        expiresAt: tokens.expiry_date ? new Date(tokens.expiry_date) : null,
-        scope: tokens.scope ?? null,
+        accessTokenEnc: enc(grant.accessToken),
+        expiresAt: grant.expiresAt,
+        scope: grant.scope,
+        accountEnc: enc(grant.account, accountContext(claims.userId)),
       };
       // The row and its first sync are one unit of work: the sync runs once the consent is stored.
       const row = await uow.run(async (tx, emit) => {
@@ -150,7 +157,7 @@ export function createIntegrations({
             provider: claims.provider,
             type: claims.type,
             ...values,
-            refreshTokenEnc: enc(tokens.refresh_token),
+            refreshTokenEnc: enc(grant.refreshToken),
             syncRequest: 1,
             nextSyncAt: new Date(Date.now() + syncIntervalMs),
           })
@@ -159,10 +166,9 @@ export function createIntegrations({
             set: {
               ...values,
               // Google sends a refresh token only on some consents: keep the one stored otherwise.
-              ...(tokens.refresh_token ? { refreshTokenEnc: enc(tokens.refresh_token) } : {}),
+              ...(grant.refreshToken ? { refreshTokenEnc: enc(grant.refreshToken) } : {}),
               settings: sql`${integrations.settings} - 'error'`,
               // Perhaps another account: the next sync starts afresh.
-              accountEnc: null,
               syncCursor: null,
               syncBackoffs: 0,
               syncRequest: sql`${integrations.syncRequest} + 1`,
@@ -177,14 +183,14 @@ export function createIntegrations({
       return present(row);
     },
 
-    /** Disconnects: revokes the grant at Google when it can, then deletes the account and its cache. */
+    /** Disconnects: revokes the grant at the provider when it can, then deletes the account and its cache. */
     async remove(userId: number, id: number): Promise<void> {
       const row = await owned(userId, id);
       const token = row.refreshTokenEnc ?? row.accessTokenEnc;
-      const client = oauthClient(google);
-      if (token && client) {
-        await client
-          .revokeToken(cipher.decrypt(token, tokenContext(userId)))
+      const oauth = providers[row.provider as Provider];
+      if (token && oauth?.configured) {
+        await oauth
+          .revoke(cipher.decrypt(token, tokenContext(userId)))
           .catch((err: unknown) =>
             log.warn({ err, integrationId: id }, 'token revocation failed; deleting anyway'),
           );

@@ -10,6 +10,9 @@ import { accountContext, grantLost, MESSAGES, type Accounts } from './accounts';
 import { syncCalendar } from './calendar/sync';
 import { calendarOf, gmailOf } from './google';
 import type { MailSync } from './mail/sync';
+import { notionGrantLost } from './workspace/notion';
+import { slackGrantLost } from './workspace/slack';
+import { WORKSPACE_MESSAGES, type Workspace } from './workspace/workspace';
 
 /** The longest a rate-limited account waits before its next try. */
 const MAX_BACKOFF_MS = 3_600_000;
@@ -21,6 +24,10 @@ const REFRESH_AHEAD_MS = 10 * 60_000;
  * Retry-After. Null when the error is something else.
  */
 export function rateLimitOf(err: unknown): { retryAfterMs?: number } | null {
+  // Slack's client: a rate-limited call rejected with the server's Retry-After, in seconds.
+  const slack = err as { code?: string; retryAfter?: number };
+  if (slack.code === 'slack_webapi_rate_limited_error')
+    return Number.isFinite(slack.retryAfter) ? { retryAfterMs: slack.retryAfter! * 1000 } : {};
   const e = err as {
     status?: number;
     response?: {
@@ -30,12 +37,14 @@ export function rateLimitOf(err: unknown): { retryAfterMs?: number } | null {
     };
   };
   const status = e.status ?? e.response?.status;
+  // Notion's client keeps the answer's headers on the error itself.
+  const headers =
+    e.response?.headers ?? (err as { headers?: NonNullable<typeof e.response>['headers'] }).headers;
   const reasons = JSON.stringify(e.response?.data ?? '');
   const limited =
     status === 429 ||
     (status === 403 && /rateLimitExceeded|userRateLimitExceeded|quotaExceeded/.test(reasons));
   if (!limited) return null;
-  const headers = e.response?.headers;
   // A fetch Headers (perhaps of another fetch implementation than the global one), or a plain object.
   const header = typeof headers?.get === 'function' ? headers.get('retry-after') : headers?.['retry-after'];
   const seconds = header ? Number(header) : NaN;
@@ -47,6 +56,7 @@ export interface SyncJobsDeps {
   cipher: FieldCipher;
   accounts: Accounts;
   mail: MailSync;
+  workspace: Workspace;
   apiRoot: string;
   intervalMs: number;
   log: Logger;
@@ -57,13 +67,21 @@ export interface SyncJobsDeps {
  * every connected account whose turn has come (autoSync on, no connection issue), and a refresh for
  * every token about to expire. Sync state lives in PostgreSQL, so a lost job is queued again.
  */
-export function createSyncJobs({ db, cipher, accounts, mail, apiRoot, intervalMs, log }: SyncJobsDeps) {
+export function createSyncJobs({
+  db,
+  cipher,
+  accounts,
+  mail,
+  workspace,
+  apiRoot,
+  intervalMs,
+  log,
+}: SyncJobsDeps) {
   async function sync({ integrationId, request }: JobPayload<'mail.sync'>): Promise<void> {
     const row = await accounts.byId(integrationId);
     // Gone, disconnected, waiting for a reconnect, or superseded by a newer request: nothing to do.
     if (!row || !accounts.isConnected(row) || row.syncRequest > request) return;
     const settings = accounts.settingsOf(row);
-    const auth = accounts.authorised(row);
     const done: Partial<typeof integrations.$inferInsert> = {};
     try {
       if (row.type === 'email') {
@@ -74,18 +92,24 @@ export function createSyncJobs({ db, cipher, accounts, mail, apiRoot, intervalMs
           cursor: row.syncCursor,
           includeFullContent: settings.includeFullContent,
         };
-        done.syncCursor = await mail.sync(gmailOf(auth, apiRoot), who);
+        done.syncCursor = await mail.sync(gmailOf(accounts.authorised(row), apiRoot), who);
         if (who.account) done.accountEnc = cipher.encrypt(who.account, accountContext(row.userId));
+      } else if (row.provider !== 'google') {
+        await workspace.sync(row);
       } else if (row.type === 'calendar') {
-        await syncCalendar({ db, cipher }, calendarOf(auth, apiRoot), {
+        await syncCalendar({ db, cipher }, calendarOf(accounts.authorised(row), apiRoot), {
           integrationId: row.id,
           userId: row.userId,
         });
       }
     } catch (err) {
-      if (grantLost(err)) {
+      if (grantLost(err) || slackGrantLost(err) || notionGrantLost(err)) {
         // The connection-issue box shows, and rounds skip the account until it is reconnected.
-        await accounts.markError(row, MESSAGES.revoked);
+        const name = row.provider.charAt(0).toUpperCase() + row.provider.slice(1);
+        await accounts.markError(
+          row,
+          row.provider === 'google' ? MESSAGES.revoked : WORKSPACE_MESSAGES.revoked(name),
+        );
         log.info({ integrationId }, 'grant lost; sync paused until reconnected');
         return;
       }
@@ -117,7 +141,7 @@ export function createSyncJobs({ db, cipher, accounts, mail, apiRoot, intervalMs
 
   async function refresh({ integrationId, expiresAt }: JobPayload<'integrations.refresh'>): Promise<void> {
     const row = await accounts.byId(integrationId);
-    if (!row?.refreshTokenEnc || !accounts.isConnected(row)) return;
+    if (!row?.refreshTokenEnc || row.provider !== 'google' || !accounts.isConnected(row)) return;
     // Refreshed since (by a call or an earlier job): nothing to do.
     if (Math.floor((row.expiresAt?.getTime() ?? 0) / 1000) !== expiresAt) return;
     try {
@@ -151,7 +175,6 @@ export function createSyncJobs({ db, cipher, accounts, mail, apiRoot, intervalMs
           })
           .where(
             and(
-              eq(integrations.provider, 'google'),
               usable,
               sql`coalesce((${integrations.settings} ->> 'autoSync')::boolean, true)`,
               or(isNull(integrations.nextSyncAt), lte(integrations.nextSyncAt, sql`now()`)),
@@ -171,6 +194,7 @@ export function createSyncJobs({ db, cipher, accounts, mail, apiRoot, intervalMs
           .from(integrations)
           .where(
             and(
+              eq(integrations.provider, 'google'),
               isNotNull(integrations.refreshTokenEnc),
               usable,
               lt(integrations.expiresAt, new Date(Date.now() + REFRESH_AHEAD_MS)),

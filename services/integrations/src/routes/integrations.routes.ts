@@ -2,10 +2,12 @@ import { calendarContract } from '@haven/contracts/calendar';
 import { integrationsContract } from '@haven/contracts/integrations';
 import { integrationsInternalContract } from '@haven/contracts/internal';
 import { mailContract } from '@haven/contracts/mail';
+import { workspaceContract } from '@haven/contracts/workspace';
 import { AppError } from '@haven/kit/errors';
 import { implement, redirect, reply } from '@haven/kit/http';
 import type { Assist } from '../domain/assist';
 import type { Integrations } from '../domain/integrations';
+import type { Workspace } from '../domain/workspace/workspace';
 
 /** Connecting and managing accounts, and the OAuth callbacks. */
 export function integrationsRoutes(integrations: Integrations, appUrl: string) {
@@ -35,19 +37,20 @@ export function integrationsRoutes(integrations: Integrations, appUrl: string) {
     }),
     authRedirect: async ({ userId, params, query }) =>
       redirect(await integrations.authUrl(userId, params.provider, query.type)),
-    authComplete: ({ userId, body }) => integrations.complete(userId, body.code, body.state),
-    oauthCallback: async ({ userId, query }) => {
-      // Public: Google sends the browser here. The state names the user; a session, when the
-      // browser carries one, must be that same user.
-      if (query.error) return back({ ok: false, provider: 'google', message: query.error });
+    authComplete: ({ userId, params, body }) =>
+      integrations.complete(userId, params.provider, body.code, body.state),
+    oauthCallback: async ({ userId, params: { provider }, query }) => {
+      // Public: the provider sends the browser here. The state names the user; a session, when
+      // the browser carries one, must be that same user.
+      if (query.error) return back({ ok: false, provider, message: query.error });
       if (!query.code || !query.state)
-        return back({ ok: false, provider: 'google', message: 'Missing required OAuth parameters' });
+        return back({ ok: false, provider, message: 'Missing required OAuth parameters' });
       try {
-        const connected = await integrations.complete(userId ?? null, query.code, query.state);
-        return back({ ok: true, provider: 'google', type: connected.type, message: 'Connected' });
+        const connected = await integrations.complete(userId ?? null, provider, query.code, query.state);
+        return back({ ok: true, provider, type: connected.type, message: 'Connected' });
       } catch (err) {
         if (err instanceof AppError && err.status < 500)
-          return back({ ok: false, provider: 'google', message: err.message });
+          return back({ ok: false, provider, message: err.message });
         throw err;
       }
     },
@@ -58,7 +61,7 @@ export function integrationsRoutes(integrations: Integrations, appUrl: string) {
  * The Assist screen's digest and invitations, reply drafts, and the actions taken only on the
  * user's explicit request: sending mail, saving drafts, creating events and answering invitations.
  */
-export function assistRoutes(integrations: Integrations, assist: Assist) {
+export function assistRoutes(integrations: Integrations, assist: Assist, workspace: Workspace) {
   return [
     implement(mailContract, {
       emails: ({ userId, query }) => assist.digest(userId, query.timezoneOffset),
@@ -74,6 +77,14 @@ export function assistRoutes(integrations: Integrations, assist: Assist) {
     implement(integrationsInternalContract, {
       digest: ({ userId, query }) => assist.digest(userId, query.timezoneOffset),
       calendarEvents: ({ userId }) => assist.calendar(userId),
+      connections: ({ userId }) => workspace.connections(userId),
+      slackMentions: ({ userId }) => workspace.mentions(userId),
+      notionSearch: ({ userId, query }) => workspace.notionSearch(userId, query.q),
+    }),
+    implement(workspaceContract, {
+      more: ({ userId }) => workspace.more(userId),
+      notionPages: ({ userId, query }) => workspace.notionPages(userId, query.q),
+      saveToNotion: async ({ userId, body }) => reply(201, await workspace.saveToNotion(userId, body)),
     }),
   ];
 }

@@ -4,6 +4,7 @@ import { ArrowLeft, Mail, Send } from 'lucide-react';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router-dom';
 
+import { SaveToNotionButton } from '@/components/actions/save-to-notion';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
@@ -105,7 +106,7 @@ export function ConversationView({ id, confirmEmails }: { id: number; confirmEma
         >
           <ArrowLeft aria-hidden className="!size-5" />
         </Link>
-        <div className="min-w-0">
+        <div className="min-w-0 flex-1">
           <h1 className="truncate font-semibold">{title}</h1>
           {conversation.data && (
             <p className="text-xs text-muted-foreground">
@@ -113,6 +114,17 @@ export function ConversationView({ id, confirmEmails }: { id: number; confirmEma
             </p>
           )}
         </div>
+        {list && list.length > 0 ? (
+          <SaveToNotionButton
+            className="shrink-0"
+            page={() => ({
+              title,
+              content: list
+                .map((m) => `${m.type === 'user' ? 'You' : 'Assistant'}: ${m.content}`)
+                .join('\n\n'),
+            })}
+          />
+        ) : null}
       </header>
       <div className="flex flex-1 flex-col px-4 py-4">
         {messages.isPending ? (

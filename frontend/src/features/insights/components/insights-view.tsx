@@ -3,6 +3,7 @@ import { CalendarDays, ChevronLeft, ChevronRight, Lock, RefreshCw } from 'lucide
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 
+import { SaveToNotionButton } from '@/components/actions/save-to-notion';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -14,6 +15,7 @@ import { cn } from '@/lib/utils';
 import { todayYmd } from '@/lib/local-day';
 import { useInsight } from '../api/get-insight';
 import { useRefreshInsight } from '../api/refresh-insight';
+import { insightPage } from '../lib/insight-page';
 import { periodLabel, shiftPeriod } from '../lib/periods';
 import { InsightContent, type CitedThoughtsQuery, type ConfirmActions } from './insight-content';
 import { SelectDateDialog } from './select-date-dialog';
@@ -124,6 +126,9 @@ export function InsightsView({
               Refresh Insights
             </Button>
           </div>
+          {data?.state === 'ready' && data.insight.status === 'ready' && !refreshing ? (
+            <SaveToNotionButton className="self-start" page={() => insightPage(data.insight)} />
+          ) : null}
           {isPending || refreshing ? (
             <div className="flex flex-col gap-2" aria-busy="true">
               <Skeleton className="h-4 w-full" />

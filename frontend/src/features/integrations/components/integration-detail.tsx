@@ -17,13 +17,16 @@ import { getErrorMessage } from '@/lib/api';
 import { cn } from '@/lib/utils';
 import { useIntegrations } from '../api/get-integrations';
 import { useDisconnectIntegration, useUpdateIntegrationSettings } from '../api/manage-integration';
+import { NotionPageSetting } from './notion-page-setting';
 
 import type { CatalogEntry } from '../lib/catalog';
 import { useStartConnection } from './integration-list';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
-const SWITCHES: Array<[keyof Omit<IntegrationSettings, 'error'>, string, string]> = [
+const SWITCHES: Array<
+  [keyof Pick<IntegrationSettings, 'autoSync' | 'notifyOnChanges' | 'includeFullContent'>, string, string]
+> = [
   ['autoSync', 'Auto sync', 'Keep this account’s data fresh in the background.'],
   ['notifyOnChanges', 'Notify on changes', 'Tell me when something new arrives.'],
   ['includeFullContent', 'Include full content', 'Let the assistant read whole messages, not just snippets.'],
@@ -177,15 +180,13 @@ export function IntegrationDetail({ entry }: { entry: CatalogEntry }) {
             >
               Disconnect
             </PendingButton>
-          ) : entry.available ? (
+          ) : (
             <PendingButton
               pending={connect.isPending}
               onClick={() => connect.mutate({ provider: entry.provider, type: entry.type })}
             >
               Connect
             </PendingButton>
-          ) : (
-            <p className="text-sm text-muted-foreground">Coming soon</p>
           )}
         </CardContent>
       </Card>
@@ -209,8 +210,9 @@ export function IntegrationDetail({ entry }: { entry: CatalogEntry }) {
               <dd>{when(integration.expiresAt)}</dd>
             </dl>
           </TabsContent>
-          <TabsContent value="settings">
+          <TabsContent value="settings" className="flex flex-col gap-4">
             <SettingsTab integration={integration} />
+            {integration.provider === 'notion' && <NotionPageSetting integration={integration} />}
           </TabsContent>
           <TabsContent value="rules">
             <RulesTab integration={integration} />

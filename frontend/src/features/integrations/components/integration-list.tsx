@@ -60,12 +60,10 @@ export function IntegrationList() {
   const [adding, setAdding] = useState(false);
   const navigate = useNavigate();
   const connect = useStartConnection();
-  const [soon, setSoon] = useState<CatalogEntry | null>(null);
 
   function choose(entry: CatalogEntry) {
     if (findOf(integrations.data, entry)?.connected)
       return navigate(paths.integration.getHref(entry.provider, entry.type));
-    if (!entry.available) return setSoon(entry);
     connect.mutate({ provider: entry.provider, type: entry.type });
   }
 
@@ -159,14 +157,6 @@ export function IntegrationList() {
               </li>
             ))}
           </ul>
-        </DialogContent>
-      </Dialog>
-      <Dialog open={soon !== null} onOpenChange={(open) => !open && setSoon(null)}>
-        <DialogContent showCloseButton>
-          <DialogHeader>
-            <DialogTitle>{soon?.name}</DialogTitle>
-          </DialogHeader>
-          <p className="text-sm text-muted-foreground">Coming soon</p>
         </DialogContent>
       </Dialog>
     </div>

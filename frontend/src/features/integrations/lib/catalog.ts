@@ -6,8 +6,6 @@ export interface CatalogEntry {
   type: IntegrationType;
   name: string;
   description: string;
-  /** Connecting works on this server (Slack and Notion arrive with their issue). */
-  available: boolean;
 }
 
 export const CATALOG: readonly CatalogEntry[] = [
@@ -16,28 +14,24 @@ export const CATALOG: readonly CatalogEntry[] = [
     type: 'calendar',
     name: 'Google Calendar',
     description: 'Invitations to answer, and events from suggestions.',
-    available: true,
   },
   {
     provider: 'google',
     type: 'email',
     name: 'Google Mail',
     description: 'An e-mail digest, reply drafts and sending.',
-    available: true,
   },
   {
     provider: 'slack',
     type: 'messages',
     name: 'Slack Messages',
-    description: 'Mentions and direct messages waiting for you.',
-    available: false,
+    description: 'Mentions and direct messages waiting for your reply.',
   },
   {
     provider: 'notion',
     type: 'documents',
     name: 'Notion Documents',
-    description: 'Your recently edited pages.',
-    available: false,
+    description: 'Recent pages, search for the assistant, and Save to Notion.',
   },
 ];
 

@@ -1,5 +1,6 @@
 import { calendarContract, type CalendarAnswer, type RsvpBody } from '@haven/contracts/calendar';
 import { mailContract, type EmailDigest, type EmailItem } from '@haven/contracts/mail';
+import { workspaceContract, type MoreAnswer } from '@haven/contracts/workspace';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api';
@@ -81,4 +82,13 @@ export function useRsvp({ mutationConfig }: { mutationConfig?: MutationConfig<ty
       await onSuccess?.(...args);
     },
   });
+}
+
+/** Slack messages waiting for a reply and recent Notion pages. */
+export async function getMore(): Promise<MoreAnswer> {
+  return api(workspaceContract.more, { noCache: true });
+}
+
+export function useMore() {
+  return useQuery({ queryKey: ['assist', 'more'], queryFn: getMore, refetchInterval: 60_000 });
 }

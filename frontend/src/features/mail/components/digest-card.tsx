@@ -1,15 +1,13 @@
 import { CalendarCheck, Mail, Puzzle } from 'lucide-react';
 import type { EmailItem } from '@haven/contracts/mail';
 import { useRef, useState, type ReactNode } from 'react';
-import { Link } from 'react-router-dom';
 
-import { buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { paths } from '@/config/paths';
 import { cn } from '@/lib/utils';
 import { CalendarPanel } from './calendar-panel';
 import { EmailDialog } from './email-dialog';
 import { EmailPanel } from './email-panel';
+import { MorePanel } from './more-panel';
 
 const PANELS = ['Email Digest', 'Calendar RSVPs', 'More Integrations'] as const;
 
@@ -24,8 +22,6 @@ function Panel({ icon, title, children }: { icon: ReactNode; title: string; chil
     </section>
   );
 }
-
-const manage = cn(buttonVariants({ variant: 'outline', size: 'sm' }), 'self-start');
 
 /**
  * The swipeable top card of the Assist screen: the e-mail digest, calendar invitations and more
@@ -54,12 +50,7 @@ export function DigestCard({ confirmEmails }: { confirmEmails: boolean }) {
           <CalendarPanel />
         </Panel>
         <Panel icon={<Puzzle aria-hidden className="size-4" />} title={PANELS[2]}>
-          <p className="text-sm text-muted-foreground">
-            Slack mentions and Notion pages will show here once connected.
-          </p>
-          <Link to={paths.integrations.getHref()} className={manage}>
-            Manage Integrations
-          </Link>
+          <MorePanel />
         </Panel>
       </div>
       <div className="flex justify-center gap-1.5 pb-3" role="tablist" aria-label="Panels">

@@ -1,8 +1,9 @@
-import { and, eq, notInArray, sql } from 'drizzle-orm';
+import { and, eq, notInArray } from 'drizzle-orm';
 import type { calendar_v3 } from 'googleapis';
 import type { CalendarEvent } from '@haven/contracts/calendar';
 import type { FieldCipher } from '@haven/kit/crypto';
 import type { Db } from '@haven/kit/db';
+import { excluded } from '../../db/excluded';
 import { calendarEvents } from '../../db/schema';
 
 /** How far ahead invitations are looked for. */
@@ -111,11 +112,9 @@ export async function storeEvents(
     .onConflictDoUpdate({
       target: [calendarEvents.integrationId, calendarEvents.eventId],
       set: {
-        startsAt: sqlExcluded('starts_at'),
-        responseStatus: sqlExcluded('response_status'),
-        dataEnc: sqlExcluded('data_enc'),
+        startsAt: excluded('starts_at'),
+        responseStatus: excluded('response_status'),
+        dataEnc: excluded('data_enc'),
       },
     });
 }
-
-const sqlExcluded = (column: string) => sql.raw(`excluded.${column}`);

@@ -1,0 +1,108 @@
+import { ExternalLink, FileText, MessageSquare } from 'lucide-react';
+import { Link } from 'react-router-dom';
+
+import { buttonVariants } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/skeleton';
+import { paths } from '@/config/paths';
+import { cn } from '@/lib/utils';
+import { useMore } from '../api/digest';
+import { connectClass } from './email-panel';
+
+const short = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+
+/** Panel 2: Slack messages waiting for a reply and recent Notion pages, or prompts to connect them. */
+export function MorePanel() {
+  const { data, isPending, isError } = useMore();
+  const manage = (
+    <Link
+      to={paths.integrations.getHref()}
+      className={cn(buttonVariants({ variant: 'outline', size: 'sm' }), 'self-start')}
+    >
+      Manage Integrations
+    </Link>
+  );
+  if (isPending)
+    return (
+      <div className="flex flex-col gap-2" aria-label="Loading integrations">
+        <Skeleton className="h-12 w-full" />
+        <Skeleton className="h-12 w-full" />
+      </div>
+    );
+  if (isError || (!data.slack.connected && !data.notion.connected))
+    return (
+      <>
+        <p className="text-sm text-muted-foreground">
+          Connect Slack to see mentions waiting for your reply, and Notion to see your recent pages.
+        </p>
+        <div className="flex flex-wrap gap-2">
+          <Link to={paths.integration.getHref('slack', 'messages')} className={connectClass}>
+            Connect Slack
+          </Link>
+          <Link to={paths.integration.getHref('notion', 'documents')} className={connectClass}>
+            Connect Notion
+          </Link>
+        </div>
+        {manage}
+      </>
+    );
+  return (
+    <div className="flex min-h-0 flex-1 flex-col gap-2 overflow-y-auto">
+      <h3 className="flex items-center gap-1.5 text-xs font-medium text-muted-foreground">
+        <MessageSquare aria-hidden className="size-3.5" /> Slack
+      </h3>
+      {!data.slack.connected ? (
+        <Link to={paths.integration.getHref('slack', 'messages')} className={connectClass}>
+          Connect Slack
+        </Link>
+      ) : data.slack.items.length === 0 ? (
+        <p className="text-sm text-muted-foreground">Nothing waiting for your reply</p>
+      ) : (
+        <ul className="flex flex-col gap-1" aria-label="Slack messages waiting for a reply">
+          {data.slack.items.map((item) => (
+            <li key={item.id} className="min-w-0 text-sm">
+              <span className="flex items-center gap-2">
+                <span className="truncate font-medium">
+                  {item.kind === 'dm' ? item.from : `${item.from} in ${item.channel}`}
+                </span>
+                <span className="ml-auto shrink-0 text-xs text-muted-foreground">
+                  {short.format(new Date(item.at))}
+                </span>
+              </span>
+              <span className="line-clamp-1 text-xs text-muted-foreground">{item.text}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <h3 className="mt-1 flex items-center gap-1.5 text-xs font-medium text-muted-foreground">
+        <FileText aria-hidden className="size-3.5" /> Notion
+      </h3>
+      {!data.notion.connected ? (
+        <Link to={paths.integration.getHref('notion', 'documents')} className={connectClass}>
+          Connect Notion
+        </Link>
+      ) : data.notion.pages.length === 0 ? (
+        <p className="text-sm text-muted-foreground">No pages shared with Haven yet</p>
+      ) : (
+        <ul className="flex flex-col" aria-label="Recent Notion pages">
+          {data.notion.pages.map((page) => (
+            <li key={page.id}>
+              <a
+                href={page.url}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="flex items-center gap-2 rounded-md py-1 text-sm hover:underline"
+              >
+                <span className="truncate">{page.title}</span>
+                <ExternalLink aria-hidden className="size-3 shrink-0 text-muted-foreground" />
+                <span className="ml-auto shrink-0 text-xs text-muted-foreground">
+                  {short.format(new Date(page.lastEdited))}
+                </span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+      {manage}
+    </div>
+  );
+}

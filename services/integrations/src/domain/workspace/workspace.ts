@@ -1,0 +1,248 @@
+import { and, desc, eq, notInArray } from 'drizzle-orm';
+import type { Client } from '@notionhq/client';
+import type { IntegrationType } from '@haven/contracts/integrations';
+import type {
+  Connections,
+  CreatedPage,
+  MoreAnswer,
+  NotionAnswer,
+  NotionPage,
+  NotionPageDraft,
+  SlackAnswer,
+  SlackItem,
+} from '@haven/contracts/workspace';
+import type { FieldCipher } from '@haven/kit/crypto';
+import type { Db } from '@haven/kit/db';
+import { AppError, badGateway, conflict } from '@haven/kit/errors';
+import type { Logger } from '@haven/kit/logger';
+import { excluded } from '../../db/excluded';
+import { integrations, providerItems } from '../../db/schema';
+import { accountContext, tokenContext, type Accounts, type Row } from '../accounts';
+import { notionClient, slackClient, type ProviderSettings } from '../providers';
+import { excerptOf, notionGrantLost, paragraphs, searchPages } from './notion';
+import { readSlack, slackGrantLost } from './slack';
+
+export const itemContext = (userId: number) => `integrations.item:${userId}`;
+
+export const WORKSPACE_MESSAGES = {
+  noSlack: 'No Slack workspace is connected. Connect Slack on the Integrations page first.',
+  noNotion: 'No Notion workspace is connected. Connect Notion on the Integrations page first.',
+  noParent: 'Choose the Notion page to save into on the Notion integration page first.',
+  revoked: (provider: string) => `${provider} no longer accepts this connection. Please reconnect.`,
+  failed: (provider: string) => `${provider} did not complete the request. Please try again.`,
+};
+
+/** The first line of a text (what the assistant sees with 'include full content' off). */
+const firstLine = (text: string) => text.split('\n')[0]!.slice(0, 200);
+
+export interface WorkspaceDeps {
+  db: Db;
+  cipher: FieldCipher;
+  accounts: Accounts;
+  settings: ProviderSettings;
+  log: Logger;
+}
+
+/** Slack and Notion: their syncs, the Assist panel, the assistant's tools and 'Save to Notion'. */
+export function createWorkspace({ db, cipher, accounts, settings, log }: WorkspaceDeps) {
+  const tokenOf = (row: Row) => cipher.decrypt(row.accessTokenEnc!, tokenContext(row.userId));
+
+  async function connectedRow(userId: number, provider: 'slack' | 'notion'): Promise<Row | null> {
+    const row = await accounts.accountOf(userId, provider === 'slack' ? 'messages' : 'documents', provider);
+    return row && row.accessTokenEnc && accounts.isConnected(row) ? row : null;
+  }
+
+  /** A user's call to the provider: a lost grant becomes the connection issue, other failures 502. */
+  async function onProvider<T>(row: Row, call: () => Promise<T>): Promise<T> {
+    const name = row.provider === 'slack' ? 'Slack' : 'Notion';
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      if (slackGrantLost(err) || notionGrantLost(err)) {
+        await accounts.markError(row, WORKSPACE_MESSAGES.revoked(name));
+        throw conflict(WORKSPACE_MESSAGES.revoked(name));
+      }
+      log.warn({ err, integrationId: row.id }, `${name} call failed`);
+      throw badGateway(WORKSPACE_MESSAGES.failed(name));
+    }
+  }
+
+  /** Replaces the cached items of `kinds` with `items` (what is gone from the provider leaves). */
+  async function replaceItems(
+    row: Row,
+    kinds: string[],
+    items: Array<{ kind: string; externalId: string; at: Date; needsReply: boolean; data: unknown }>,
+  ): Promise<void> {
+    if (items.length > 0)
+      await db
+        .insert(providerItems)
+        .values(
+          items.map((item) => ({
+            integrationId: row.id,
+            userId: row.userId,
+            kind: item.kind,
+            externalId: item.externalId,
+            at: item.at,
+            needsReply: item.needsReply,
+            dataEnc: cipher.encrypt(JSON.stringify(item.data), itemContext(row.userId)),
+          })),
+        )
+        .onConflictDoUpdate({
+          target: [providerItems.integrationId, providerItems.kind, providerItems.externalId],
+          set: {
+            at: excluded('at'),
+            needsReply: excluded('needs_reply'),
+            dataEnc: excluded('data_enc'),
+          },
+        });
+    for (const kind of kinds) {
+      const keep = items.filter((i) => i.kind === kind).map((i) => i.externalId);
+      await db
+        .delete(providerItems)
+        .where(
+          and(
+            eq(providerItems.integrationId, row.id),
+            eq(providerItems.kind, kind),
+            keep.length ? notInArray(providerItems.externalId, keep) : undefined,
+          ),
+        );
+    }
+  }
+
+  async function cached<T>(row: Row, kinds: string[], limit: number, onlyNeedingReply = false): Promise<T[]> {
+    const rows = await db
+      .select()
+      .from(providerItems)
+      .where(
+        and(
+          eq(providerItems.integrationId, row.id),
+          kinds.length === 1 ? eq(providerItems.kind, kinds[0]!) : undefined,
+          onlyNeedingReply ? eq(providerItems.needsReply, true) : undefined,
+        ),
+      )
+      .orderBy(desc(providerItems.at))
+      .limit(limit);
+    return rows
+      .filter((r) => kinds.includes(r.kind))
+      .map((r) => JSON.parse(cipher.decrypt(r.dataEnc, itemContext(r.userId))) as T);
+  }
+
+  const notionOf = (row: Row): Client => notionClient(settings, tokenOf(row));
+
+  return {
+    /** The sync of a Slack or Notion account (errors are the caller's to classify). */
+    async sync(row: Row): Promise<void> {
+      if (row.provider === 'slack') {
+        const { me, items } = await readSlack(slackClient(settings, tokenOf(row)));
+        if (!row.accountEnc)
+          await db
+            .update(integrations)
+            .set({ accountEnc: cipher.encrypt(me, accountContext(row.userId)) })
+            .where(eq(integrations.id, row.id));
+        await replaceItems(
+          row,
+          ['mention', 'dm'],
+          items.map((item) => ({
+            kind: item.kind,
+            externalId: item.id,
+            at: new Date(item.at),
+            needsReply: item.needsReply,
+            data: item,
+          })),
+        );
+      } else if (row.provider === 'notion') {
+        const pages = await searchPages(notionOf(row));
+        await replaceItems(
+          row,
+          ['page'],
+          pages.map((page) => ({
+            kind: 'page',
+            externalId: page.id,
+            at: new Date(page.lastEdited),
+            needsReply: false,
+            data: page,
+          })),
+        );
+      }
+    },
+
+    /** The 'More Integrations' panel: Slack messages waiting for a reply, recent Notion pages. */
+    async more(userId: number): Promise<MoreAnswer> {
+      const [slack, notion] = await Promise.all([
+        connectedRow(userId, 'slack'),
+        connectedRow(userId, 'notion'),
+      ]);
+      return {
+        slack: slack
+          ? { connected: true, items: await cached<SlackItem>(slack, ['mention', 'dm'], 20, true) }
+          : { connected: false, items: [] },
+        notion: notion
+          ? { connected: true, pages: await cached<NotionPage>(notion, ['page'], 10) }
+          : { connected: false, pages: [] },
+      };
+    },
+
+    /** The assistant's `slack_mentions`: recent mentions and DMs; the first line only unless allowed. */
+    async mentions(userId: number): Promise<SlackAnswer> {
+      const row = await connectedRow(userId, 'slack');
+      if (!row) return { connected: false, items: [] };
+      const full = accounts.settingsOf(row).includeFullContent;
+      const items = await cached<SlackItem>(row, ['mention', 'dm'], 30);
+      return { connected: true, items: items.map((i) => (full ? i : { ...i, text: firstLine(i.text) })) };
+    },
+
+    /** The assistant's `search_notion`: the best pages, with an excerpt (first line unless allowed). */
+    async notionSearch(userId: number, query: string): Promise<NotionAnswer> {
+      const row = await connectedRow(userId, 'notion');
+      if (!row) return { connected: false, pages: [] };
+      const full = accounts.settingsOf(row).includeFullContent;
+      const notion = notionOf(row);
+      const pages = await onProvider(row, async () => {
+        const found = (await searchPages(notion, query, 5)).slice(0, 3);
+        return Promise.all(
+          found.map(async (page) => {
+            const excerpt = await excerptOf(notion, page.id, full ? 600 : 200);
+            return { ...page, excerpt: full ? excerpt : firstLine(excerpt) };
+          }),
+        );
+      });
+      return { connected: true, pages };
+    },
+
+    /** Pages to choose from (where 'Save to Notion' writes). */
+    async notionPages(userId: number, query?: string): Promise<NotionAnswer> {
+      const row = await connectedRow(userId, 'notion');
+      if (!row) throw conflict(WORKSPACE_MESSAGES.noNotion);
+      return { connected: true, pages: await onProvider(row, () => searchPages(notionOf(row), query, 20)) };
+    },
+
+    /** Creates a page with `content` under the page the user chose once. */
+    async saveToNotion(userId: number, draft: NotionPageDraft): Promise<CreatedPage> {
+      const row = await connectedRow(userId, 'notion');
+      if (!row) throw conflict(WORKSPACE_MESSAGES.noNotion);
+      const parent = accounts.settingsOf(row).parentPageId;
+      if (!parent) throw conflict(WORKSPACE_MESSAGES.noParent);
+      const created = await onProvider(row, () =>
+        notionOf(row).pages.create({
+          parent: { page_id: parent },
+          properties: { title: { title: [{ type: 'text', text: { content: draft.title } }] } },
+          children: paragraphs(draft.content),
+        }),
+      );
+      return { id: created.id, url: (created as { url?: string }).url ?? '' };
+    },
+
+    async connections(userId: number): Promise<Connections> {
+      const rows = await db.select().from(integrations).where(eq(integrations.userId, userId));
+      const has = (type: IntegrationType) => rows.some((r) => r.type === type && accounts.isConnected(r));
+      return {
+        email: has('email'),
+        calendar: has('calendar'),
+        messages: has('messages'),
+        documents: has('documents'),
+      };
+    },
+  };
+}
+export type Workspace = ReturnType<typeof createWorkspace>;
