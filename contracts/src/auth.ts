@@ -140,6 +140,12 @@ export const ResetPasswordForm = z
   });
 export type ResetPasswordForm = z.infer<typeof ResetPasswordForm>;
 
+/** DELETE /api/user: the password confirms that the owner asks. */
+export const DeleteAccountBody = z.object({
+  password: z.string().min(1, { error: 'Please enter your password' }).max(1024),
+});
+export type DeleteAccountBody = z.infer<typeof DeleteAccountBody>;
+
 // ---- routes ----
 
 /** Public routes of the auth service. Answers that set or clear the session cookie say so. */
@@ -149,6 +155,14 @@ export const authContract = defineContract({
     path: '/api/user',
     responses: { 200: User, 401: ErrorBody },
     summary: 'The signed-in user; 401 means signed out (the SPA reads it as null).',
+  },
+  deleteAccount: {
+    method: 'DELETE',
+    path: '/api/user',
+    body: DeleteAccountBody,
+    responses: { 200: Ok, 400: ErrorBody, 401: ErrorBody, 429: ErrorBody },
+    summary:
+      'Signs the user out everywhere and deletes the account: every service deletes its data, the account row last.',
   },
   login: {
     method: 'POST',

@@ -37,6 +37,14 @@ const samples: { [Q in QueueName]: [JobPayload<Q>, JobPayload<Q>] } = {
     { integrationId: 4, request: 1 },
     { integrationId: 4, request: 2 },
   ],
+  'user.delete.thoughts': [{ userId: 1 }, { userId: 2 }],
+  'user.delete.insights': [{ userId: 1 }, { userId: 2 }],
+  'user.delete.assistant': [{ userId: 1 }, { userId: 2 }],
+  'user.delete.integrations': [{ userId: 1 }, { userId: 2 }],
+  'user.deletion.report': [
+    { userId: 1, service: 'thoughts' },
+    { userId: 1, service: 'insights' },
+  ],
   'integrations.refresh': [
     { integrationId: 4, expiresAt: 1_795_000_000 },
     { integrationId: 4, expiresAt: 1_795_003_600 },

@@ -120,7 +120,43 @@ export const JOBS = {
     z.object({ integrationId: Id, expiresAt: z.number().int().nonnegative() }),
     (p) => [p.integrationId, p.expiresAt],
   ),
+
+  /*
+   * Account deletion: auth asks each service that holds user data to delete all of it (one queue per
+   * service, so a service that is down deletes when it comes back), and each reports back; auth
+   * deletes the account itself last.
+   */
+  'user.delete.thoughts': defineQueue('user.delete.thoughts', 'thoughts', z.object({ userId: Id }), (p) => [
+    p.userId,
+  ]),
+  'user.delete.insights': defineQueue('user.delete.insights', 'insights', z.object({ userId: Id }), (p) => [
+    p.userId,
+  ]),
+  'user.delete.assistant': defineQueue(
+    'user.delete.assistant',
+    'assistant',
+    z.object({ userId: Id }),
+    (p) => [p.userId],
+  ),
+  'user.delete.integrations': defineQueue(
+    'user.delete.integrations',
+    'integrations',
+    z.object({ userId: Id }),
+    (p) => [p.userId],
+  ),
+  /** A service deleted everything of the user: auth records it, and deletes the account after the last. */
+  'user.deletion.report': defineQueue(
+    'user.deletion.report',
+    'auth',
+    z.object({ userId: Id, service: z.enum(['thoughts', 'insights', 'assistant', 'integrations']) }),
+    (p) => [p.userId, p.service],
+  ),
 } as const;
+
+/** The services that hold a user's data besides auth, each deleting it from its own queue. */
+export const USER_DATA_SERVICES = ['thoughts', 'insights', 'assistant', 'integrations'] as const;
+export type UserDataService = (typeof USER_DATA_SERVICES)[number];
+export const userDeleteQueue = (service: UserDataService) => `user.delete.${service}` as const;
 
 /** Name of a queue. */
 export type QueueName = keyof typeof JOBS;

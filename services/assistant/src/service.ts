@@ -6,6 +6,7 @@ import {
 import { createLlm } from '@haven/kit/llm';
 import { repoPath } from '@haven/kit/paths';
 import type { ServiceDefinition } from '@haven/kit/service';
+import { userDeletionJob } from '@haven/kit/user-deletion';
 import { outbox } from './db/schema';
 import { createAssistant } from './domain/assistant';
 import type { ReplySources } from './domain/reply';
@@ -49,7 +50,7 @@ export const assistantService: ServiceDefinition = {
     });
     return {
       routes: [assistantRoutes(assistant)],
-      jobs: [replyJob(assistant)],
+      jobs: [replyJob(assistant), userDeletionJob('assistant', { uow: deps.uow, schema: 'assistant' })],
       reconcilers: [
         {
           name: 'assistant-unanswered',

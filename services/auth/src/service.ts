@@ -8,12 +8,17 @@ import { outbox } from './db/schema';
 import { createAuth } from './domain/auth';
 import { createLoginThrottle } from './domain/login-throttle';
 import { mailSendJob } from './jobs/mail-send.job';
+import { USER_DATA_SERVICES, userDeleteQueue } from '@haven/contracts/jobs';
+import type { ReconcilerDefinition } from '@haven/kit/reconciler';
+import { defineJob } from '@haven/kit/queue';
 import { createMailTransport } from './mail/transport';
 import { authRoutes } from './routes/auth.routes';
 import { internalRoutes, preferencesRoutes } from './routes/preferences.routes';
 
 /** Mail unsent this long after it was queued is queued again (same job id: never sent twice). */
 const UNSENT_MAIL_GRACE_MINUTES = 2;
+/** A deletion a service has not reported this long after it was asked is asked again. */
+const UNFINISHED_DELETION_MINUTES = 2;
 
 /**
  * The auth service's composition root. It alone among the services holds JWT_SECRET: it signs the
@@ -47,7 +52,10 @@ export const authService: ServiceDefinition = {
     });
     return {
       routes: [authRoutes(auth, limiter, throttle, config), preferencesRoutes(auth), internalRoutes(auth)],
-      jobs: [mailSendJob(auth)],
+      jobs: [
+        mailSendJob(auth),
+        defineJob({ queue: 'user.deletion.report', handle: (report) => auth.recordDeletion(report) }),
+      ],
       reconcilers: [
         {
           // A mail.send job lost with Redis: the mail is still unsent in the table, so queue it again.
@@ -57,6 +65,16 @@ export const authService: ServiceDefinition = {
           findOverdue: async () =>
             (await findUnsentMailIds(deps.db, UNSENT_MAIL_GRACE_MINUTES)).map((mailId) => ({ mailId })),
         },
+        // An account deletion a service has not reported after two minutes: ask it again.
+        ...USER_DATA_SERVICES.map((service): ReconcilerDefinition => ({
+          name: `auth-unfinished-deletion-${service}`,
+          queue: userDeleteQueue(service),
+          everyMs: 60_000,
+          findOverdue: async () =>
+            (await auth.unfinishedDeletions(UNFINISHED_DELETION_MINUTES))
+              .filter((d) => d.service === service)
+              .map(({ userId }) => ({ userId })),
+        })),
       ],
     };
   },

@@ -2,6 +2,7 @@ import { authInternalContract, thoughtsInternalContract } from '@haven/contracts
 import { createLlm } from '@haven/kit/llm';
 import { repoPath } from '@haven/kit/paths';
 import type { ServiceDefinition } from '@haven/kit/service';
+import { userDeletionJob } from '@haven/kit/user-deletion';
 import { outbox } from './db/schema';
 import { createInsights, type InsightSources } from './domain/insights';
 import { generateJob } from './jobs/generate.job';
@@ -34,7 +35,11 @@ export const insightsService: ServiceDefinition = {
     });
     return {
       routes: [insightsRoutes(insights)],
-      jobs: [thoughtChangedJob(insights), generateJob(insights)],
+      jobs: [
+        thoughtChangedJob(insights),
+        generateJob(insights),
+        userDeletionJob('insights', { uow: deps.uow, schema: 'insights' }),
+      ],
       reconcilers: [
         {
           name: 'insights-pending',

@@ -3,6 +3,7 @@ import { deriveKey } from '@haven/kit/keys';
 import { createLlm } from '@haven/kit/llm';
 import { repoPath } from '@haven/kit/paths';
 import type { ServiceDefinition } from '@haven/kit/service';
+import { userDeletionJob } from '@haven/kit/user-deletion';
 import { outbox } from './db/schema';
 import { createAccounts } from './domain/accounts';
 import { createAssist } from './domain/assist';
@@ -51,7 +52,15 @@ export const integrationsService: ServiceDefinition = {
     });
     return {
       routes: [integrationsRoutes(integrations, appUrl), ...assistRoutes(integrations, assist, workspace)],
-      jobs: sync.jobs,
+      jobs: [
+        ...sync.jobs,
+        // Tokens are revoked at the providers before the rows go.
+        userDeletionJob('integrations', {
+          uow: deps.uow,
+          schema: 'integrations',
+          before: (userId) => integrations.removeAll(userId),
+        }),
+      ],
       reconcilers: sync.reconcilers,
     };
   },

@@ -1,6 +1,7 @@
 import { createLlm } from '@haven/kit/llm';
 import { repoPath } from '@haven/kit/paths';
 import type { ServiceDefinition } from '@haven/kit/service';
+import { userDeletionJob } from '@haven/kit/user-deletion';
 import { outbox } from './db/schema';
 import { sealStoredTags } from './domain/tag-migration';
 import { createTagSealer } from './domain/tags';
@@ -33,7 +34,7 @@ export const thoughtsService: ServiceDefinition = {
     );
     return {
       routes: [thoughtsRoutes(thoughts), internalRoutes(thoughts)],
-      jobs: [transcribeJob(thoughts)],
+      jobs: [transcribeJob(thoughts), userDeletionJob('thoughts', { uow: deps.uow, schema: 'thoughts' })],
       async close() {
         stopSealing.abort();
         await sealing;

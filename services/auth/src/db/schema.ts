@@ -88,3 +88,16 @@ export const userPreferences = authSchema.table('user_preferences', {
   includeThoughtContent: boolean('include_thought_content').notNull().default(true),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * An account being deleted: which services have reported their data gone. The account row (and
+ * this one) go once all have. While it exists the account cannot sign in.
+ */
+export const accountDeletions = authSchema.table('account_deletions', {
+  userId: integer('user_id').primaryKey(),
+  requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+  done: text('done')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
+});

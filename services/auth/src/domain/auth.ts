@@ -1,7 +1,9 @@
 import type { RequestVerificationBody } from '@haven/contracts/auth';
+import type { JobPayload } from '@haven/contracts/jobs';
 import type { PreferencesPatch } from '@haven/contracts/preferences';
 import type { MailTransport } from '../mail/transport';
 import type { AuthContext } from './context';
+import { deleteAccount, recordDeletion, unfinishedDeletions } from './account-deletion';
 import { deliverMail } from './mail';
 import { forgotPassword, resetPassword } from './password-reset';
 import { changePreferences, readPreferences } from './preferences';
@@ -27,6 +29,9 @@ export function createAuth(ctx: AuthContext, transport: MailTransport) {
     changePreferences: (userId: number, patch: PreferencesPatch) =>
       changePreferences({ db: ctx.db, userId, patch }),
     deliverMail: (mailId: string) => deliverMail(ctx, transport, mailId),
+    deleteAccount: (userId: number, password: string) => deleteAccount(ctx, userId, password),
+    recordDeletion: (report: JobPayload<'user.deletion.report'>) => recordDeletion(ctx, report),
+    unfinishedDeletions: (minutes: number) => unfinishedDeletions(ctx.db, minutes),
   };
 }
 export type Auth = ReturnType<typeof createAuth>;

@@ -41,6 +41,11 @@ const limits = {
     { name: 'forgot-account', key: email, limit: 5, windowSeconds: 60 * MINUTE },
   ],
   reset: (ip: string): RateRule[] => [{ name: 'reset-ip', key: ip, limit: 20, windowSeconds: 15 * MINUTE }],
+  /** The password is checked: guessing it this way is throttled like signing in. */
+  deleteAccount: (ip: string, userId: number): RateRule[] => [
+    { name: 'delete-ip', key: ip, limit: 10, windowSeconds: 15 * MINUTE },
+    { name: 'delete-account', key: String(userId), limit: 5, windowSeconds: 15 * MINUTE },
+  ],
 };
 
 export function authRoutes(auth: Auth, limiter: RateLimiter, throttle: LoginThrottle, config: Config) {
@@ -115,6 +120,13 @@ export function authRoutes(auth: Auth, limiter: RateLimiter, throttle: LoginThro
     resendVerification: async ({ body, req }) => {
       await limiter.enforce(...limits.resend(ipOf(req), body.email));
       return auth.resendVerification(body.email);
+    },
+
+    deleteAccount: async ({ userId, body, req, res }) => {
+      await limiter.enforce(...limits.deleteAccount(ipOf(req), userId));
+      await auth.deleteAccount(userId, body.password);
+      await signOut(req, res, config, sessions);
+      return { success: true, message: 'Your account is being deleted' };
     },
 
     logout: async ({ req, res }) => {

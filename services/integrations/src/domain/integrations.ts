@@ -198,6 +198,15 @@ export function createIntegrations({
       await db.delete(integrations).where(eq(integrations.id, id));
     },
 
+    /** Disconnects every account of the user (account deletion): each revoked, then deleted. */
+    async removeAll(userId: number): Promise<void> {
+      const rows = await db
+        .select({ id: integrations.id })
+        .from(integrations)
+        .where(eq(integrations.userId, userId));
+      for (const { id } of rows) await this.remove(userId, id);
+    },
+
     async updateSettings(userId: number, id: number, patch: SettingsPatchBody): Promise<Integration> {
       const row = await owned(userId, id);
       const [updated] = await db

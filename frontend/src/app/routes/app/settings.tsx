@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { PageHeader } from '@/components/layouts/page-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { AccountCard } from '@/features/auth/components/account-card';
+import { DeleteAccountCard } from '@/features/auth/components/delete-account-card';
 import { NotificationSettings } from '@/features/settings/components/notification-settings';
 import { PrivacySettings } from '@/features/settings/components/privacy-settings';
 import { ThemeSettings } from '@/features/settings/components/theme-settings';
@@ -22,8 +23,9 @@ export function SettingsRoute() {
           <TabsTrigger value="notifications">Notifications</TabsTrigger>
           <TabsTrigger value="display">Display</TabsTrigger>
         </TabsList>
-        <TabsContent value="privacy">
+        <TabsContent value="privacy" className="flex flex-col gap-4">
           <PrivacySettings />
+          <DeleteAccountCard />
         </TabsContent>
         <TabsContent value="notifications">
           <NotificationSettings />

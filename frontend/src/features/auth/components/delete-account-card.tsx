@@ -1,0 +1,118 @@
+import { Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { PendingButton } from '@/components/ui/pending-button';
+import { paths } from '@/config/paths';
+import { useDeleteAccount } from '@/features/auth/api/delete-account';
+import { toast } from '@/hooks/use-toast';
+import { getErrorMessage } from '@/lib/api';
+
+/**
+ * 'Delete account' (Settings → Privacy, 'Your data'): asks for the password, then signs out
+ * everywhere while every service deletes the user's data, as the privacy policy promises.
+ */
+export function DeleteAccountCard() {
+  const [open, setOpen] = useState(false);
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const navigate = useNavigate();
+  const remove = useDeleteAccount({
+    mutationConfig: {
+      onSuccess: () => {
+        toast({
+          title: 'Account deleted',
+          description: 'Your account and all of its data are being deleted.',
+        });
+        navigate(paths.welcome.path, { replace: true });
+      },
+      onError: (err) => setError(getErrorMessage(err)),
+    },
+  });
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Your data</CardTitle>
+        <CardDescription>
+          Deleting your account removes your thoughts, insights, conversations and connected accounts from
+          every part of Haven. This cannot be undone.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Button variant="destructive" className="w-full" onClick={() => setOpen(true)}>
+          <Trash2 aria-hidden="true" />
+          Delete account
+        </Button>
+      </CardContent>
+      <Dialog
+        open={open}
+        onOpenChange={(next) => {
+          setOpen(next);
+          if (!next) {
+            setPassword('');
+            setError(null);
+          }
+        }}
+      >
+        <DialogContent showCloseButton>
+          <DialogHeader>
+            <DialogTitle>Delete your account?</DialogTitle>
+            <DialogDescription>
+              Everything you keep in Haven will be deleted and your connected accounts disconnected. Enter
+              your password to confirm.
+            </DialogDescription>
+          </DialogHeader>
+          <form
+            className="flex flex-col gap-2"
+            onSubmit={(e) => {
+              e.preventDefault();
+              setError(null);
+              remove.mutate(password);
+            }}
+          >
+            <Label htmlFor="delete-password">Password</Label>
+            <Input
+              id="delete-password"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              aria-invalid={error !== null}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+            {error && (
+              <p role="alert" className="text-sm text-destructive dark:text-red-400">
+                {error}
+              </p>
+            )}
+            <DialogFooter className="mt-2 flex-row justify-end">
+              <Button type="button" variant="outline" onClick={() => setOpen(false)}>
+                Cancel
+              </Button>
+              <PendingButton
+                type="submit"
+                variant="destructive"
+                pending={remove.isPending}
+                disabled={!password}
+              >
+                Delete account
+              </PendingButton>
+            </DialogFooter>
+          </form>
+        </DialogContent>
+      </Dialog>
+    </Card>
+  );
+}
