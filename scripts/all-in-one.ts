@@ -11,7 +11,7 @@ import { ConfigError, loadConfig, type Config } from '@haven/kit/config';
 import { generateKey } from '@haven/kit/crypto';
 import { openDatabase } from '@haven/kit/db';
 import { createLogger } from '@haven/kit/logger';
-import { freePort } from '@haven/kit/net';
+import { reservePort } from '@haven/kit/net';
 import { repoPath } from '@haven/kit/paths';
 import {
   installProcessGuards,
@@ -80,7 +80,9 @@ export async function startAllInOne(
   ensureLocalSecrets(env, dataDir);
   // E-mailed links need the public address; without APP_URL it is this machine's gateway port.
   let port = options.port ?? (env.PORT ? Number(env.PORT) : 8080);
-  if (port === 0) port = await freePort();
+  // A free port is held while the services start, so no other process takes it meanwhile.
+  const held = port === 0 ? await reservePort() : undefined;
+  if (held) port = held.port;
   env.APP_URL ||= `http://localhost:${port}`;
   // The product, not a development server: answers are not re-checked against their schemas
   // (the tests run with NODE_ENV=test, which checks them).
@@ -116,6 +118,7 @@ export async function startAllInOne(
       services.push(running);
       urls[name] = running.url;
     }
+    await held?.release();
     const gateway = await startGateway({
       config,
       services: urls,
@@ -133,6 +136,7 @@ export async function startAllInOne(
       },
     };
   } catch (err) {
+    await held?.release();
     await stopAll().catch(() => undefined);
     throw err;
   }

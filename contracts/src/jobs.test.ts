@@ -71,8 +71,8 @@ describe('JOBS', () => {
 
   it('names the service consuming each queue', () => {
     expect(JOBS['thought.changed'].consumer).toBe('insights');
-    expect(queuesConsumedBy('thoughts')).toEqual(['thought.transcribe']);
-    expect(queuesConsumedBy('auth')).toEqual(['mail.send']);
+    expect(queuesConsumedBy('thoughts')).toEqual(['thought.transcribe', 'user.delete.thoughts']);
+    expect(queuesConsumedBy('auth')).toEqual(['mail.send', 'user.deletion.report']);
   });
 
   it('names thought.changed jobs by user, thought and outbox event', () => {

@@ -116,17 +116,28 @@ describe('queues and workers', () => {
   });
 
   it('refuses a service whose handlers do not match the queues it consumes', () => {
-    const handler = (queue: 'mail.send' | 'thought.changed' | 'thought.transcribe') =>
-      defineJob({ queue, handle: async () => undefined });
-    expect(() => assertJobRegistry('auth', [handler('mail.send')])).not.toThrow();
-    expect(() => assertJobRegistry('auth', [])).toThrow(
+    const handler = (
+      queue:
+        | 'mail.send'
+        | 'user.deletion.report'
+        | 'thought.changed'
+        | 'thought.transcribe'
+        | 'user.delete.thoughts',
+    ) => defineJob({ queue, handle: async () => undefined });
+    const auth = [handler('mail.send'), handler('user.deletion.report')];
+    expect(() => assertJobRegistry('auth', auth)).not.toThrow();
+    expect(() => assertJobRegistry('auth', [handler('user.deletion.report')])).toThrow(
       'The auth service cannot start: queue mail.send has no handler',
     );
-    expect(() => assertJobRegistry('auth', [handler('mail.send'), handler('mail.send')])).toThrow(
+    expect(() => assertJobRegistry('auth', [...auth, handler('mail.send')])).toThrow(
       'queue mail.send has 2 handlers',
     );
     expect(() =>
-      assertJobRegistry('thoughts', [handler('thought.transcribe'), handler('thought.changed')]),
+      assertJobRegistry('thoughts', [
+        handler('thought.transcribe'),
+        handler('user.delete.thoughts'),
+        handler('thought.changed'),
+      ]),
     ).toThrow('queue thought.changed is consumed by insights');
   });
 });
