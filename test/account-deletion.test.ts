@@ -1,36 +1,29 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assistantService } from '@haven/assistant/service';
 import { users } from '@haven/auth/db/schema';
 import { hashPassword } from '@haven/auth/domain/secrets';
-import { authService } from '@haven/auth/service';
-import { insightsService } from '@haven/insights/service';
 import { integrationsService } from '@haven/integrations/service';
 import { startService, type RunningService } from '@haven/kit/service';
 import { createLogger } from '@haven/kit/logger';
-import { startTestServices, until } from '@haven/kit/testing';
-import { thoughtsService } from '@haven/thoughts/service';
-import { startGoogleDouble } from './doubles/google-server';
+import { until } from '@haven/kit/testing';
+import { startEveryService } from './support/stack';
 
 const SCHEMAS = ['auth', 'thoughts', 'insights', 'assistant', 'integrations'];
 
 /** Account deletion across every service, with one of them down at the moment it is asked. */
 describe('deleting an account', () => {
-  let google: Awaited<ReturnType<typeof startGoogleDouble>>;
-  let stack: Awaited<ReturnType<typeof startTestServices>>;
+  let everything: Awaited<ReturnType<typeof startEveryService>>;
+  let stack: Awaited<ReturnType<typeof startEveryService>>['stack'];
+  let google: Awaited<ReturnType<typeof startEveryService>>['google'];
   let restarted: RunningService | undefined;
 
   beforeAll(async () => {
-    google = await startGoogleDouble();
-    stack = await startTestServices(
-      [authService, thoughtsService, insightsService, assistantService, integrationsService],
-      { ...google.env, APP_URL: 'http://haven.test' },
-    );
+    everything = await startEveryService();
+    ({ stack, google } = everything);
   });
   afterAll(async () => {
     await restarted?.close();
-    await stack?.stop();
-    await google?.stop();
+    await everything?.stop();
   });
 
   /** Rows of `userId` left in every table of every schema (by `user_id`, and in the outboxes). */

@@ -19,6 +19,8 @@ export const ErrorCode = z.enum([
   'unavailable',
   'internal_token_missing',
   'internal_token_invalid',
+  'gone',
+  'unsupported_media_type',
   // Reasons an e-mailed verification link failed (spec 8, "Email verification link reasons").
   'invalid_token',
   'expired_token',

@@ -45,6 +45,14 @@ const samples: { [Q in QueueName]: [JobPayload<Q>, JobPayload<Q>] } = {
     { userId: 1, service: 'thoughts' },
     { userId: 1, service: 'insights' },
   ],
+  'data.export': [
+    { userId: 1, transferId: 'abcdefgh1' },
+    { userId: 1, transferId: 'abcdefgh2' },
+  ],
+  'data.import': [
+    { userId: 1, transferId: 'abcdefgh1' },
+    { userId: 1, transferId: 'abcdefgh2' },
+  ],
   'integrations.refresh': [
     { integrationId: 4, expiresAt: 1_795_000_000 },
     { integrationId: 4, expiresAt: 1_795_003_600 },
@@ -71,8 +79,13 @@ describe('JOBS', () => {
 
   it('names the service consuming each queue', () => {
     expect(JOBS['thought.changed'].consumer).toBe('insights');
-    expect(queuesConsumedBy('thoughts')).toEqual(['thought.transcribe', 'user.delete.thoughts']);
-    expect(queuesConsumedBy('auth')).toEqual(['mail.send', 'user.deletion.report']);
+    expect([...queuesConsumedBy('thoughts')].sort()).toEqual(['thought.transcribe', 'user.delete.thoughts']);
+    expect([...queuesConsumedBy('auth')].sort()).toEqual([
+      'data.export',
+      'data.import',
+      'mail.send',
+      'user.deletion.report',
+    ]);
   });
 
   it('names thought.changed jobs by user, thought and outbox event', () => {

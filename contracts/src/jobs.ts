@@ -151,6 +151,17 @@ export const JOBS = {
     z.object({ userId: Id, service: z.enum(['thoughts', 'insights', 'assistant', 'integrations']) }),
     (p) => [p.userId, p.service],
   ),
+
+  /** auth: build the user's export zip (each service gives its part through its internal API). */
+  'data.export': defineQueue('data.export', 'auth', z.object({ userId: Id, transferId: OpaqueId }), (p) => [
+    p.userId,
+    p.transferId,
+  ]),
+  /** auth: import an uploaded zip (this product's export, or a folder of Markdown or text notes). */
+  'data.import': defineQueue('data.import', 'auth', z.object({ userId: Id, transferId: OpaqueId }), (p) => [
+    p.userId,
+    p.transferId,
+  ]),
 } as const;
 
 /** The services that hold a user's data besides auth, each deleting it from its own queue. */

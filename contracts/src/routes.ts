@@ -9,6 +9,7 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
 export const ROUTE_TABLE: ReadonlyArray<{ prefix: string; service: ServiceName }> = [
   { prefix: '/api/user-preferences', service: 'auth' },
   { prefix: '/api/user', service: 'auth' },
+  { prefix: '/api/account', service: 'auth' },
   { prefix: '/api/login', service: 'auth' },
   { prefix: '/api/register', service: 'auth' },
   { prefix: '/api/logout', service: 'auth' },

@@ -11,7 +11,7 @@ import { outbox } from './db/schema';
 import { createAssistant } from './domain/assistant';
 import type { ReplySources } from './domain/reply';
 import { replyJob } from './jobs/reply.job';
-import { assistantRoutes } from './routes/assistant.routes';
+import { assistantRoutes, portabilityRoutes } from './routes/assistant.routes';
 
 /** The assistant service's composition root. */
 export const assistantService: ServiceDefinition = {
@@ -49,7 +49,7 @@ export const assistantService: ServiceDefinition = {
       log: deps.log,
     });
     return {
-      routes: [assistantRoutes(assistant)],
+      routes: [assistantRoutes(assistant), portabilityRoutes(assistant)],
       jobs: [replyJob(assistant), userDeletionJob('assistant', { uow: deps.uow, schema: 'assistant' })],
       reconcilers: [
         {

@@ -7,7 +7,8 @@ import { sealStoredTags } from './domain/tag-migration';
 import { createTagSealer } from './domain/tags';
 import { createThoughts } from './domain/thoughts';
 import { transcribeJob } from './jobs/transcribe.job';
-import { internalRoutes, thoughtsRoutes } from './routes/thoughts.routes';
+import { internalRoutes, portabilityRoutes, thoughtsRoutes } from './routes/thoughts.routes';
+import { createPortability } from './domain/portability';
 
 /** The thoughts service's composition root: the domain built once, for its routes and jobs alike. */
 export const thoughtsService: ServiceDefinition = {
@@ -33,7 +34,11 @@ export const thoughtsService: ServiceDefinition = {
       deps.log.error({ err }, 'sealing stored tags failed; the next start tries again'),
     );
     return {
-      routes: [thoughtsRoutes(thoughts), internalRoutes(thoughts)],
+      routes: [
+        thoughtsRoutes(thoughts),
+        internalRoutes(thoughts),
+        portabilityRoutes(createPortability({ db: deps.db, uow: deps.uow, cipher: deps.cipher, tags })),
+      ],
       jobs: [transcribeJob(thoughts), userDeletionJob('thoughts', { uow: deps.uow, schema: 'thoughts' })],
       async close() {
         stopSealing.abort();

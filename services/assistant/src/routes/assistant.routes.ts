@@ -1,4 +1,5 @@
 import { assistantContract } from '@haven/contracts/assistant';
+import { assistantPortabilityContract } from '@haven/contracts/portability';
 import { implement, reply } from '@haven/kit/http';
 import type { Assistant } from '../domain/assistant';
 
@@ -15,5 +16,13 @@ export function assistantRoutes(assistant: Assistant) {
       await assistant.query(userId, body);
       return reply(202, { status: 'accepted' as const });
     },
+  });
+}
+
+/** The conversations part of the user's export and import (auth calls these). */
+export function portabilityRoutes(assistant: Assistant) {
+  return implement(assistantPortabilityContract, {
+    exportConversations: ({ userId, query }) => assistant.exportPage(userId, query),
+    importConversations: ({ userId, body }) => assistant.importBatch(userId, body.items),
   });
 }

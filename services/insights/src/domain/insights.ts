@@ -1,4 +1,6 @@
+import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import type { Insight, InsightQuery, InsightRange } from '@haven/contracts/insights';
+import { insights as insightsTable } from '../db/schema';
 import type { PeriodStats } from '@haven/contracts/internal';
 import type { JobPayload } from '@haven/contracts/jobs';
 import type { Thought } from '@haven/contracts/thoughts';
@@ -94,6 +96,22 @@ export function createInsights({ db, uow, cipher, sources, llm, log }: InsightsD
   }
 
   return {
+    /** Every generated insight of the user (the export), oldest period first. */
+    async exportAll(userId: number): Promise<Insight[]> {
+      const rows = await db
+        .select()
+        .from(insightsTable)
+        .where(
+          and(
+            eq(insightsTable.userId, userId),
+            eq(insightsTable.status, 'ready'),
+            isNotNull(insightsTable.contentEnc),
+          ),
+        )
+        .orderBy(asc(insightsTable.periodStart), asc(insightsTable.range));
+      return rows.map(present);
+    },
+
     /**
      * The insight of the period containing `date`: the stored one while it is current; otherwise a
      * generation is queued (once, however often this is polled) and the answer is pending. A period

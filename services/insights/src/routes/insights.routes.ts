@@ -1,4 +1,5 @@
 import { insightsContract } from '@haven/contracts/insights';
+import { insightsPortabilityContract } from '@haven/contracts/portability';
 import { implement, reply } from '@haven/kit/http';
 import type { Insights } from '../domain/insights';
 
@@ -9,5 +10,12 @@ export function insightsRoutes(insights: Insights) {
       return answer.status === 'pending' ? reply(202, { status: 'pending' as const }) : answer.insight;
     },
     remove: ({ userId, query }) => insights.remove(userId, query),
+  });
+}
+
+/** The insights part of the user's export (auth calls it). */
+export function portabilityRoutes(insights: Insights) {
+  return implement(insightsPortabilityContract, {
+    exportInsights: ({ userId }) => insights.exportAll(userId),
   });
 }

@@ -2,6 +2,7 @@ import { calendarContract } from '@haven/contracts/calendar';
 import { integrationsContract } from '@haven/contracts/integrations';
 import { integrationsInternalContract } from '@haven/contracts/internal';
 import { mailContract } from '@haven/contracts/mail';
+import { integrationsPortabilityContract } from '@haven/contracts/portability';
 import { workspaceContract } from '@haven/contracts/workspace';
 import { AppError } from '@haven/kit/errors';
 import { implement, redirect, reply } from '@haven/kit/http';
@@ -80,6 +81,15 @@ export function assistRoutes(integrations: Integrations, assist: Assist, workspa
       connections: ({ userId }) => workspace.connections(userId),
       slackMentions: ({ userId }) => workspace.mentions(userId),
       notionSearch: ({ userId, query }) => workspace.notionSearch(userId, query.q),
+    }),
+    implement(integrationsPortabilityContract, {
+      exportIntegrations: async ({ userId }) =>
+        (await integrations.list(userId, {})).map(
+          ({ provider, type, settings, contextualRules, createdAt }) => {
+            const { error: _error, ...kept } = settings;
+            return { provider, type, settings: kept, contextualRules, createdAt };
+          },
+        ),
     }),
     implement(workspaceContract, {
       more: ({ userId }) => workspace.more(userId),

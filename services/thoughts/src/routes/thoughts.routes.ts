@@ -1,4 +1,6 @@
 import { thoughtsInternalContract } from '@haven/contracts/internal';
+import { thoughtsPortabilityContract } from '@haven/contracts/portability';
+import type { Portability } from '../domain/portability';
 import { thoughtsContract } from '@haven/contracts/thoughts';
 import { implement, reply } from '@haven/kit/http';
 import type { Thoughts } from '../domain/thoughts';
@@ -22,5 +24,13 @@ export function internalRoutes(thoughts: Thoughts) {
     range: ({ userId, query }) => thoughts.inRange(userId, query),
     stats: ({ userId, query }) => thoughts.stats(userId, query),
     search: ({ userId, query }) => thoughts.search(userId, query.q, query.limit),
+  });
+}
+
+/** The thoughts part of the user's export and import (auth calls these). */
+export function portabilityRoutes(portability: Portability) {
+  return implement(thoughtsPortabilityContract, {
+    exportThoughts: ({ userId, query }) => portability.exportPage(userId, query),
+    importThoughts: ({ userId, body }) => portability.importBatch(userId, body.items),
   });
 }

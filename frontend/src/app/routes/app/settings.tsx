@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { PageHeader } from '@/components/layouts/page-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { AccountCard } from '@/features/auth/components/account-card';
-import { DeleteAccountCard } from '@/features/auth/components/delete-account-card';
+import { YourDataCard } from '@/features/auth/components/your-data-card';
 import { NotificationSettings } from '@/features/settings/components/notification-settings';
 import { PrivacySettings } from '@/features/settings/components/privacy-settings';
 import { ThemeSettings } from '@/features/settings/components/theme-settings';
@@ -25,7 +25,7 @@ export function SettingsRoute() {
         </TabsList>
         <TabsContent value="privacy" className="flex flex-col gap-4">
           <PrivacySettings />
-          <DeleteAccountCard />
+          <YourDataCard />
         </TabsContent>
         <TabsContent value="notifications">
           <NotificationSettings />

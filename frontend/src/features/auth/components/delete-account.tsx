@@ -3,7 +3,6 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import {
   Dialog,
   DialogContent,
@@ -24,7 +23,7 @@ import { getErrorMessage } from '@/lib/api';
  * 'Delete account' (Settings → Privacy, 'Your data'): asks for the password, then signs out
  * everywhere while every service deletes the user's data, as the privacy policy promises.
  */
-export function DeleteAccountCard() {
+export function DeleteAccount() {
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -43,20 +42,15 @@ export function DeleteAccountCard() {
   });
 
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Your data</CardTitle>
-        <CardDescription>
-          Deleting your account removes your thoughts, insights, conversations and connected accounts from
-          every part of Haven. This cannot be undone.
-        </CardDescription>
-      </CardHeader>
-      <CardContent>
-        <Button variant="destructive" className="w-full" onClick={() => setOpen(true)}>
-          <Trash2 aria-hidden="true" />
-          Delete account
-        </Button>
-      </CardContent>
+    <div className="flex flex-col gap-2 border-t border-border pt-3">
+      <p className="text-xs text-muted-foreground">
+        Deleting your account removes your thoughts, insights, conversations and connected accounts from every
+        part of Haven. This cannot be undone.
+      </p>
+      <Button variant="destructive" className="w-full" onClick={() => setOpen(true)}>
+        <Trash2 aria-hidden="true" />
+        Delete account
+      </Button>
       <Dialog
         open={open}
         onOpenChange={(next) => {
@@ -113,6 +107,6 @@ export function DeleteAccountCard() {
           </form>
         </DialogContent>
       </Dialog>
-    </Card>
+    </div>
   );
 }

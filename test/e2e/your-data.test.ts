@@ -1,9 +1,11 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { unzip, zipOf } from '../support/zip';
 import { phonePage, shotPath, startSignedInProduct } from './harness';
 
-/** Settings → Privacy → 'Delete account', confirmed with the password. */
-describe('deleting the account in Chromium at 390×844', () => {
+/** Settings → Privacy → 'Your data': export, import, and 'Delete account' confirmed with the password. */
+describe('your data in Chromium at 390×844', () => {
   let stack: Awaited<ReturnType<typeof startSignedInProduct>>;
   const who = { username: 'leaving', email: 'leaving@example.com', password: 'leaving-pass' };
 
@@ -12,6 +14,44 @@ describe('deleting the account in Chromium at 390×844', () => {
   });
   afterAll(async () => {
     await stack?.stop();
+  });
+
+  it('exports a zip the browser downloads, and imports a zip of notes', async () => {
+    const { context, page } = await phonePage(stack.browser, stack.product.url, 'light', {
+      cookie: stack.cookie,
+    });
+    page.setDefaultTimeout(20_000);
+    try {
+      await fetch(`${stack.product.url}/api/thoughts`, {
+        method: 'POST',
+        headers: { cookie: stack.cookieHeader, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          content: 'Exported thought.',
+          clientDate: '2025-03-09T10:00:00.000Z',
+          timezoneOffset: 0,
+        }),
+      });
+      await page.goto('/settings');
+      const downloading = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Export' }).click();
+      const download = await downloading;
+      expect(download.suggestedFilename()).toMatch(/^haven-export-\d{4}-\d{2}-\d{2}\.zip$/);
+      const files = await unzip(readFileSync((await download.path())!));
+      expect(files.get('2025/03/2025-03-09.md')!.toString()).toContain('Exported thought.');
+
+      const notes = await zipOf({
+        'notes/2025-05-01.md': 'From my old app. #moved',
+        'notes/broken.md': '---\ndate: [\n---\nx',
+      });
+      await page
+        .getByLabel('Zip file to import')
+        .setInputFiles({ name: 'notes.zip', mimeType: 'application/zip', buffer: notes });
+      await page.getByText('1 imported, 0 already there.').first().waitFor();
+      await page.getByText(/notes\/broken\.md, line \d+: The front matter is not valid YAML/).waitFor();
+      await page.screenshot({ path: shotPath('your-data') });
+    } finally {
+      await context.close();
+    }
   });
 
   it('asks for the password, signs out, and the account is gone', async () => {

@@ -1,0 +1,271 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '@haven/auth/db/schema';
+import { hashPassword } from '@haven/auth/domain/secrets';
+import type { ExportProgress, ImportProgress } from '@haven/contracts/portability';
+import type { Thought } from '@haven/contracts/thoughts';
+import { until } from '@haven/kit/testing';
+import { startEveryService } from './support/stack';
+import { unzip, zipOf } from './support/zip';
+
+describe('export and import', () => {
+  let everything: Awaited<ReturnType<typeof startEveryService>>;
+  let stack: Awaited<ReturnType<typeof startEveryService>>['stack'];
+  let seq = 0;
+
+  beforeAll(async () => {
+    everything = await startEveryService();
+    stack = everything.stack;
+  });
+  afterAll(async () => {
+    await everything?.stop();
+  });
+
+  async function newUser(): Promise<number> {
+    const n = ++seq;
+    const [row] = await stack
+      .get('auth')
+      .deps.db.insert(users)
+      .values({
+        username: `porter${n}`,
+        email: `porter${n}@example.com`,
+        passwordHash: await hashPassword('secret-pass'),
+      })
+      .returning();
+    return row!.id;
+  }
+  const auth = (userId: number, path: string, init: RequestInit = {}) =>
+    fetch(stack.get('auth').url + path, {
+      ...init,
+      headers: { ...stack.headers('auth', userId), ...(init.headers as Record<string, string>) },
+    });
+  const thoughtsOf = async (userId: number) =>
+    ((await stack.call('thoughts', userId, 'GET', '/api/thoughts/all')).body as Thought[])
+      .map(({ content, date, localDate, category, tags, isVoice, hasAudio }) => ({
+        content,
+        date,
+        localDate,
+        category,
+        tags,
+        isVoice,
+        hasAudio,
+      }))
+      .sort((a, b) => a.date.localeCompare(b.date));
+
+  async function exportOf(userId: number): Promise<{ id: string; zip: Buffer }> {
+    const started = await auth(userId, '/api/account/export', { method: 'POST' });
+    expect(started.status).toBe(202);
+    const { id } = (await started.json()) as { id: string };
+    await until(
+      async () =>
+        ((await (await auth(userId, `/api/account/export/${id}`)).json()) as ExportProgress).status ===
+        'ready',
+      20_000,
+      'export ready',
+    );
+    const download = await auth(userId, `/api/account/export/${id}/download`);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toBe('application/zip');
+    return { id, zip: Buffer.from(await download.arrayBuffer()) };
+  }
+
+  async function importOf(userId: number, zip: Buffer): Promise<ImportProgress> {
+    const started = await auth(userId, '/api/account/import', {
+      method: 'POST',
+      headers: { 'content-type': 'application/zip' },
+      body: new Uint8Array(zip),
+    });
+    expect(started.status).toBe(202);
+    const { id } = (await started.json()) as { id: string };
+    let progress: ImportProgress | undefined;
+    await until(
+      async () => {
+        progress = (await (await auth(userId, `/api/account/import/${id}`)).json()) as ImportProgress;
+        return progress.status === 'done' || progress.status === 'failed';
+      },
+      20_000,
+      'import finished',
+    );
+    return progress!;
+  }
+
+  it('exports everything to a zip, downloadable once, and imports it back into a new account', async () => {
+    const me = await newUser();
+    const seeds = [
+      {
+        content: 'Planted tomatoes with Sam.',
+        category: 'personal',
+        tags: ['garden', 'family'],
+        clientDate: '2025-03-09T14:05:00.000Z',
+      },
+      {
+        content: 'Ship the review before Thursday.',
+        category: 'professional',
+        tags: ['work'],
+        clientDate: '2025-03-10T09:00:00.000Z',
+      },
+      {
+        content: 'A story told through voicemails.',
+        category: 'creative',
+        tags: [],
+        clientDate: '2025-04-01T20:30:00.000Z',
+        isVoice: true,
+        audioData: `data:audio/webm;base64,${Buffer.from('fake audio bytes').toString('base64')}`,
+      },
+    ];
+    for (const s of seeds)
+      expect(
+        (
+          await stack.call('thoughts', me, 'POST', '/api/thoughts', {
+            timezoneOffset: 0,
+            isVoice: false,
+            ...s,
+          })
+        ).status,
+      ).toBe(201);
+    const { id: conversationId } = (
+      await stack.call('assistant', me, 'POST', '/api/conversations', { title: 'Garden plans' })
+    ).body as { id: number };
+    await stack.call('assistant', me, 'POST', `/api/conversations/${conversationId}/messages`, {
+      content: 'When should I plant beans?',
+      type: 'user',
+    });
+    const consent = (
+      await stack.call('integrations', me, 'POST', '/api/integrations/google/auth', { type: 'email' })
+    ).body as { authUrl: string };
+    const back = new URL((await fetch(consent.authUrl, { redirect: 'manual' })).headers.get('location')!);
+    await stack.call('integrations', me, 'POST', '/api/integrations/google/auth-complete', {
+      type: 'email',
+      code: back.searchParams.get('code'),
+      state: back.searchParams.get('state'),
+    });
+    const before = await thoughtsOf(me);
+
+    const { id, zip } = await exportOf(me);
+    const files = await unzip(zip);
+    const exported = JSON.parse(files.get('thoughts.json')!.toString()) as Array<Record<string, unknown>>;
+    expect(
+      exported.map(({ content, date, localDate, category, tags, isVoice }) => ({
+        content,
+        date,
+        localDate,
+        category,
+        tags,
+        isVoice,
+      })),
+    ).toEqual(before.map(({ hasAudio: _h, ...t }) => t));
+    const voice = exported.find((t) => t.isVoice)!;
+    expect(files.get(voice.audioFile as string)!.toString()).toBe('fake audio bytes');
+    expect(files.get('2025/03/2025-03-09.md')!.toString()).toMatch(
+      /^# Sunday, 9 March 2025[\s\S]*## 14:05 UTC · personal · #garden #family\n\nPlanted tomatoes with Sam\./,
+    );
+    const chats = JSON.parse(files.get('conversations.json')!.toString()) as Array<{
+      title: string;
+      messages: unknown[];
+    }>;
+    expect(chats).toEqual([
+      expect.objectContaining({
+        title: 'Garden plans',
+        messages: expect.arrayContaining([
+          expect.objectContaining({ content: 'When should I plant beans?' }),
+        ]),
+      }),
+    ]);
+    expect(
+      [...files.keys()].some((f) => f.startsWith('conversations/') && f.endsWith('-garden-plans.md')),
+    ).toBe(true);
+    const integrations = files.get('integrations.json')!.toString();
+    expect(JSON.parse(integrations)).toEqual([
+      expect.objectContaining({ provider: 'google', type: 'email' }),
+    ]);
+    expect(integrations).not.toMatch(/token|ya29|refresh/i);
+    expect(files.has('insights.json')).toBe(true);
+
+    // Once: the file is gone after the download. Never another user's.
+    expect((await auth(me, `/api/account/export/${id}/download`)).status).toBe(410);
+    const stranger = await newUser();
+    expect((await auth(stranger, `/api/account/export/${id}`)).status).toBe(404);
+    expect((await auth(stranger, `/api/account/export/${id}/download`)).status).toBe(404);
+
+    // Into a new account: the same thoughts, dates, categories and tags, the audio and the conversation.
+    const again = await newUser();
+    const imported = await importOf(again, zip);
+    expect(imported).toMatchObject({ status: 'done', imported: 4, skipped: 0, errors: [] });
+    expect(await thoughtsOf(again)).toEqual(before);
+    const conversations = (await stack.call('assistant', again, 'GET', '/api/conversations')).body as Array<{
+      title: string;
+    }>;
+    expect(conversations.map((c) => c.title)).toEqual(['Garden plans']);
+    // Importing the same zip twice adds nothing.
+    expect(await importOf(again, zip)).toMatchObject({ status: 'done', imported: 0, skipped: 4 });
+    expect(await thoughtsOf(again)).toHaveLength(3);
+    expect((await auth(stranger, '/api/account/import/nope-nope-nope')).status).toBe(404);
+  });
+
+  it('imports a folder of Markdown and text notes, naming a broken file by its line', async () => {
+    const me = await newUser();
+    const zip = await zipOf({
+      'journal/2025-03-09.md': 'Long walk by the river. #health #gratitude\n',
+      'journal/Walk.md':
+        '---\ndate: 2025-02-01T07:30:00Z\ntags: [outdoors, morning]\ncategory: personal\n---\nSunrise over the hills.\n',
+      'journal/broken.md': '---\ndate: 2025-01-01\ntags: [unclosed\n---\nThis must not be half-imported.\n',
+      'journal/bad-date.md': '---\ndate: someday\n---\nWhen?\n',
+      'notes.txt': 'Plain text idea from a phone.',
+      '.obsidian/workspace.md': 'not a note',
+      '__MACOSX/journal/._Walk.md': 'resource fork',
+    });
+    const result = await importOf(me, zip);
+    expect(result.status).toBe('done');
+    expect(result.imported).toBe(3);
+    expect(result.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          file: 'journal/broken.md',
+          line: expect.any(Number),
+          message: expect.stringContaining('not valid YAML'),
+        }),
+        expect.objectContaining({ file: 'journal/bad-date.md', line: 2, message: '"someday" is not a date' }),
+      ]),
+    );
+    const thoughts = await thoughtsOf(me);
+    expect(thoughts).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          content: 'Long walk by the river. #health #gratitude',
+          localDate: '2025-03-09',
+          tags: ['health', 'gratitude'],
+        }),
+        expect.objectContaining({
+          content: 'Sunrise over the hills.',
+          date: '2025-02-01T07:30:00.000Z',
+          tags: ['outdoors', 'morning'],
+        }),
+        expect.objectContaining({ content: 'Plain text idea from a phone.', localDate: '2024-06-01' }),
+      ]),
+    );
+    expect(thoughts.some((t) => t.content.includes('half-imported'))).toBe(false);
+    expect((await importOf(me, zip)).imported).toBe(0);
+  });
+
+  it('refuses what is not a zip, and a zip without notes, clearly', async () => {
+    const me = await newUser();
+    const wrongType = await auth(me, '/api/account/import', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'hello',
+    });
+    expect(wrongType.status).toBe(415);
+    expect(((await wrongType.json()) as { message: string }).message).toBe('Please choose a .zip file');
+    const notZip = await importOf(me, Buffer.from('definitely not a zip'));
+    expect(notZip).toMatchObject({
+      status: 'failed',
+      errors: [{ file: 'upload', message: 'The file is not a zip archive' }],
+    });
+    const empty = await importOf(me, await zipOf({ 'photo.jpg': 'jpeg' }));
+    expect(empty.errors[0]!.message).toBe('The zip holds no thoughts.json and no Markdown or text notes');
+    const rows = await stack
+      .get('auth')
+      .deps.db.execute(sql`select count(*)::int as n from thoughts.thoughts where user_id = ${me}`);
+    expect((rows as unknown as { rows: Array<{ n: number }> }).rows[0]!.n).toBe(0);
+  });
+});
