@@ -8,6 +8,7 @@ import { benchAssistant } from './assistant.bench';
 import { benchGateway } from './gateway.bench';
 import { benchInsights } from './insights.bench';
 import { benchIntegrations } from './integrations.bench';
+import { benchPortability } from './portability.bench';
 import { benchThoughts } from './thoughts.bench';
 
 console.log(
@@ -18,3 +19,4 @@ await benchThoughts();
 await benchInsights();
 await benchAssistant();
 await benchIntegrations();
+await benchPortability();

@@ -268,4 +268,40 @@ describe('export and import', () => {
       .deps.db.execute(sql`select count(*)::int as n from thoughts.thoughts where user_id = ${me}`);
     expect((rows as unknown as { rows: Array<{ n: number }> }).rows[0]!.n).toBe(0);
   });
+
+  it('exports 10,000 thoughts page by page, the process growing by less than 150 MB', async () => {
+    const me = await newUser();
+    for (let i = 0; i < 10_000; i += 500) {
+      const items = Array.from({ length: 500 }, (_, k) => {
+        const date = new Date(Date.UTC(2024, 0, 1) + (i + k) * 93 * 60_000);
+        return {
+          content: `Thought ${i + k}: a few lines about the day and plans for tomorrow.`,
+          date: date.toISOString(),
+          localDate: date.toISOString().slice(0, 10),
+          category: 'personal',
+          tags: ['garden'],
+          isVoice: false,
+        };
+      });
+      const res = await fetch(`${stack.get('thoughts').url}/internal/import/thoughts`, {
+        method: 'POST',
+        headers: { ...stack.headers('thoughts', me, 'auth'), 'content-type': 'application/json' },
+        body: JSON.stringify({ items }),
+      });
+      expect(res.status).toBe(200);
+    }
+    global.gc?.();
+    const base = process.memoryUsage().rss;
+    let peak = base;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+    try {
+      const { zip } = await exportOf(me);
+      const files = await unzip(zip);
+      expect((JSON.parse(files.get('thoughts.json')!.toString()) as unknown[]).length).toBe(10_000);
+      expect([...files.keys()].filter((f) => /^\d{4}\/\d{2}\/.+\.md$/.test(f)).length).toBeGreaterThan(600);
+    } finally {
+      clearInterval(sampler);
+    }
+    expect((peak - base) / 2 ** 20).toBeLessThan(150);
+  }, 90_000);
 });

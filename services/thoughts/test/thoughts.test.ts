@@ -279,7 +279,7 @@ describe('internal reads', () => {
 
   it('refuse the gateway and unlisted services with 403, and a token addressed elsewhere with 401', async () => {
     const userId = nextUser++;
-    for (const caller of ['gateway', 'integrations', 'auth'] as const) {
+    for (const caller of ['gateway', 'integrations'] as const) {
       const res = await read(internalHeaders(svc.config, userId, 'thoughts', caller));
       expect(res.status).toBe(403);
       expect(await res.json()).toMatchObject({ code: 'forbidden' });

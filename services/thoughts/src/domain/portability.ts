@@ -62,42 +62,48 @@ export function createPortability({
           identity(withoutVoiceMarker(cipher.decrypt(row.contentEnc, contentContext(userId))), row.date),
         ),
       );
-      let imported = 0;
-      await uow.run(async (tx, emit) => {
-        for (const item of items) {
-          const key = identity(item.content, item.date);
-          if (seen.has(key)) continue;
-          seen.add(key);
-          const [row] = await tx
-            .insert(thoughts)
-            .values({
-              userId,
-              contentEnc: cipher.encrypt(
-                item.isVoice ? withVoiceMarker(item.content) : item.content,
-                contentContext(userId),
-              ),
-              audioEnc: item.audio
-                ? cipher.encryptBytes(Buffer.from(item.audio.data, 'base64'), audioContext(userId))
-                : null,
-              audioMime: item.audio?.mimeType ?? null,
-              isVoice: item.isVoice,
-              category: item.category,
-              ...tags.seal(userId, item.tags),
-              date: new Date(item.date),
-              localDate: item.localDate,
-            })
-            .returning();
-          imported++;
-          await emit('thought.changed', {
-            eventId: newEventId(),
-            userId,
-            thoughtId: row!.id,
-            localDate: row!.localDate,
-            change: 'created',
-            changedAt: row!.updatedAt.toISOString(),
-          });
-        }
+      const fresh = items.filter((item) => {
+        const key = identity(item.content, item.date);
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
       });
+      if (fresh.length > 0)
+        await uow.run(async (tx, emit) => {
+          const rows = await tx
+            .insert(thoughts)
+            .values(
+              fresh.map((item) => ({
+                userId,
+                contentEnc: cipher.encrypt(
+                  item.isVoice ? withVoiceMarker(item.content) : item.content,
+                  contentContext(userId),
+                ),
+                audioEnc: item.audio
+                  ? cipher.encryptBytes(Buffer.from(item.audio.data, 'base64'), audioContext(userId))
+                  : null,
+                audioMime: item.audio?.mimeType ?? null,
+                isVoice: item.isVoice,
+                category: item.category,
+                ...tags.seal(userId, item.tags),
+                date: new Date(item.date),
+                localDate: item.localDate,
+              })),
+            )
+            .returning({ id: thoughts.id, localDate: thoughts.localDate, updatedAt: thoughts.updatedAt });
+          // Insights go stale by day: one event per day the batch touched is enough.
+          const byDay = new Map(rows.map((row) => [row.localDate, row]));
+          for (const row of byDay.values())
+            await emit('thought.changed', {
+              eventId: newEventId(),
+              userId,
+              thoughtId: row.id,
+              localDate: row.localDate,
+              change: 'created',
+              changedAt: row.updatedAt.toISOString(),
+            });
+        });
+      const imported = fresh.length;
       return { imported, skipped: items.length - imported };
     },
   };
