@@ -7,6 +7,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright';
 import { startGoogleDouble } from '../test/doubles/google-server';
+import { startNotionDouble } from '../test/doubles/notion-server';
+import { startSlackDouble } from '../test/doubles/slack-server';
 import { codeFrom, linkFrom, startSmtpCatcher } from '../test/doubles/smtp-catcher';
 import { FAKE_MICROPHONE_ARGS, launchBrowser, phonePage, startProduct } from '../test/e2e/harness';
 
@@ -15,7 +17,9 @@ mkdirSync(out, { recursive: true });
 
 const smtp = await startSmtpCatcher();
 const google = await startGoogleDouble();
-const product = await startProduct({ SMTP_URL: smtp.url, ...google.env });
+const slack = await startSlackDouble();
+const notion = await startNotionDouble();
+const product = await startProduct({ SMTP_URL: smtp.url, ...google.env, ...slack.env, ...notion.env });
 const browser = await launchBrowser(FAKE_MICROPHONE_ARGS);
 const who = { username: 'maya', name: 'Maya', email: 'maya@example.com', password: 'secret-pass' };
 
@@ -114,6 +118,26 @@ for (const type of ['email', 'calendar']) {
     cookie,
   );
   if (!done.ok) throw new Error(`connecting ${type} failed: ${done.status}`);
+}
+// Slack and Notion through their doubles: a mention waiting, a DM, and two pages.
+slack.person('U0MAYA', 'maya');
+slack.person('U0LEE', 'lee');
+slack.channel('C0LAUNCH', 'launch');
+slack.state.consentAs = 'U0MAYA';
+slack.post('C0LAUNCH', 'U0LEE', '<@U0MAYA> can you look at the onboarding copy before Thursday?');
+slack.post(slack.im('U0MAYA', 'U0LEE'), 'U0LEE', 'Coffee after the review?');
+notion.state.consentAs = 'ws-maya';
+notion.addPage('ws-maya', 'Garden plan', ['Tomatoes along the south fence.']);
+notion.addPage('ws-maya', 'Launch notes', ['Ship the onboarding review before Thursday.']);
+for (const [provider, type] of [
+  ['slack', 'messages'],
+  ['notion', 'documents'],
+]) {
+  const started = (await (await api(`/api/integrations/${provider}/auth`, { type }, cookie)).json()) as {
+    authUrl: string;
+  };
+  const back = (await fetch(started.authUrl, { redirect: 'manual' })).headers.get('location')!;
+  await fetch(back, { redirect: 'manual', headers: { cookie } });
 }
 for (let i = 0; i < 100; i++) {
   const digest = await fetch(`${product.url}/api/assist/emails`, { headers: { cookie } });
@@ -274,6 +298,18 @@ const shots: Shot[] = [
   },
   { name: 'integrations', path: '/integrations', signedIn: true },
   { name: 'integration-detail', path: '/integrations/google/email', signedIn: true },
+  {
+    name: 'integration-notion-settings',
+    path: '/integrations/notion/documents',
+    signedIn: true,
+    then: (p) => p.getByRole('tab', { name: 'Settings' }).click(),
+  },
+  {
+    name: 'settings-your-data',
+    path: '/settings',
+    signedIn: true,
+    then: (p) => p.getByRole('button', { name: 'Export' }).scrollIntoViewIfNeeded(),
+  },
   { name: 'conversations', path: '/conversations', signedIn: true },
   {
     name: 'search-no-match',
@@ -320,3 +356,5 @@ await browser.close();
 await product.stop();
 await smtp.stop();
 await google.stop();
+await slack.stop();
+await notion.stop();

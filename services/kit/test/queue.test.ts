@@ -120,6 +120,8 @@ describe('queues and workers', () => {
       queue:
         | 'mail.send'
         | 'user.deletion.report'
+        | 'data.export'
+        | 'data.import'
         | 'thought.changed'
         | 'thought.transcribe'
         | 'user.delete.thoughts',
