@@ -21,8 +21,7 @@ describe('export and import', () => {
     await everything?.stop();
   });
 
-  async function newUser(): Promise<number> {
-    const n = ++seq;
+  async function newUser(n = ++seq): Promise<number> {
     const [row] = await stack
       .get('auth')
       .deps.db.insert(users)
@@ -90,7 +89,8 @@ describe('export and import', () => {
   }
 
   it('exports everything to a zip, downloadable once, and imports it back into a new account', async () => {
-    const me = await newUser();
+    const n = ++seq;
+    const me = await newUser(n);
     const seeds = [
       {
         content: 'Planted tomatoes with Sam.',
@@ -187,8 +187,31 @@ describe('export and import', () => {
     expect((await auth(stranger, `/api/account/export/${id}`)).status).toBe(404);
     expect((await auth(stranger, `/api/account/export/${id}/download`)).status).toBe(404);
 
-    // Into a new account: the same thoughts, dates, categories and tags, the audio and the conversation.
-    const again = await newUser();
+    // The account is deleted, registered again with the same address, and the zip imported into it:
+    // the same thoughts, dates, categories and tags, the audio and the conversation.
+    expect(
+      (
+        await auth(me, '/api/user', {
+          method: 'DELETE',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ password: 'secret-pass' }),
+        })
+      ).status,
+    ).toBe(200);
+    await until(
+      async () =>
+        (
+          await stack
+            .get('auth')
+            .deps.db.select()
+            .from(users)
+            .where(sql`id = ${me}`)
+        ).length === 0,
+      20_000,
+      'the account deleted',
+    );
+    expect(await thoughtsOf(me)).toEqual([]);
+    const again = await newUser(n);
     const imported = await importOf(again, zip);
     expect(imported).toMatchObject({ status: 'done', imported: 4, skipped: 0, errors: [] });
     expect(await thoughtsOf(again)).toEqual(before);

@@ -209,6 +209,22 @@ describe('Notion', () => {
     expect(((await me.get('/api/assist/more')).body as MoreAnswer).notion.connected).toBe(false);
   });
 
+  it('backs off on a Notion rate limit by its Retry-After, keeping the account healthy', async () => {
+    const me = h.as();
+    h.notion.state.consentAs = 'ws-busy';
+    h.notion.addPage('ws-busy', 'Busy page', ['x']);
+    const integration = await h.connectedTo(me, 'notion');
+    h.notion.state.rateLimitNext = 1;
+    h.notion.state.retryAfterSeconds = 75;
+    await h.dueNow(integration.id);
+    await until(async () => (await rowOf(integration.id)).syncBackoffs === 1, 10_000, 'backoff');
+    const row = await rowOf(integration.id);
+    expect(row.nextSyncAt!.getTime()).toBeGreaterThan(Date.now() + 70_000);
+    expect(row.settings).not.toHaveProperty('error');
+    await h.syncNow(integration.id);
+    expect((await rowOf(integration.id)).syncBackoffs).toBe(0);
+  });
+
   it('shows a revoked Notion token as the connection issue', async () => {
     const me = h.as();
     h.notion.state.consentAs = 'ws-revoked';
