@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import { bearerOf, listen, newToken, readBody, sendJson as json } from './http';
 
 /*
  * A local stand-in for Google's OAuth, Gmail and Calendar endpoints, reached by the product only
@@ -224,17 +224,6 @@ export async function startGoogleDouble(options: { accessTokenSeconds?: number }
     patches: [] as Array<{ eventId: string; sendUpdates: string | null; body: Record<string, unknown> }>,
   };
 
-  const read = (req: IncomingMessage) =>
-    new Promise<string>((resolve) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    });
-  const json = (res: ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(body));
-  };
-  const newToken = (prefix: string) => `${prefix}-${randomBytes(12).toString('hex')}`;
   const issueAccess = (grant: Grant) => {
     const token = newToken('ya29');
     accessTokens.set(token, { grant, expiresAt: Date.now() + state.accessTokenSeconds * 1000 });
@@ -242,15 +231,15 @@ export async function startGoogleDouble(options: { accessTokenSeconds?: number }
   };
   /** The grant behind a live bearer token, or null (then the API answers 401). */
   const bearer = (req: IncomingMessage) => {
-    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const token = bearerOf(req);
     const entry = token ? accessTokens.get(token) : undefined;
     if (!entry || entry.grant.revoked || entry.expiresAt < Date.now()) return null;
     return entry.grant;
   };
 
-  const server = createServer(async (req, res) => {
+  const server = await listen(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://double');
-    const body = await read(req);
+    const body = await readBody(req);
     if (req.method === 'GET' && url.pathname === '/o/oauth2/v2/auth') {
       const redirect = new URL(url.searchParams.get('redirect_uri')!);
       if (state.deny) redirect.searchParams.set('error', 'access_denied');
@@ -313,14 +302,11 @@ export async function startGoogleDouble(options: { accessTokenSeconds?: number }
     state.calls.push(`${req.method} ${url.pathname}`);
     if (state.rateLimitNext > 0) {
       state.rateLimitNext--;
-      res.writeHead(429, {
-        'content-type': 'application/json',
-        'retry-after': String(state.retryAfterSeconds),
-      });
-      return res.end(
-        JSON.stringify({
-          error: { code: 429, message: 'Too many requests', errors: [{ reason: 'rateLimitExceeded' }] },
-        }),
+      return json(
+        res,
+        429,
+        { error: { code: 429, message: 'Too many requests', errors: [{ reason: 'rateLimitExceeded' }] } },
+        { 'retry-after': String(state.retryAfterSeconds) },
       );
     }
     const account = accountOf(grant.account);
@@ -424,9 +410,7 @@ export async function startGoogleDouble(options: { accessTokenSeconds?: number }
     }
     json(res, 404, { error: { code: 404, message: `no route ${req.method} ${url.pathname}` } });
   });
-  server.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const base = server.base;
 
   return {
     state,
@@ -448,10 +432,6 @@ export async function startGoogleDouble(options: { accessTokenSeconds?: number }
     expireAccessTokens() {
       for (const entry of accessTokens.values()) entry.expiresAt = 0;
     },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    stop: server.stop,
   };
 }

@@ -123,8 +123,24 @@ export function createAccounts({ db, cipher, google, log }: AccountsDeps) {
       .where(eq(integrations.id, row.id));
   }
 
+  /** The user's account of `provider` and `type` (Google by default), whatever its state. */
+  async function accountOf(userId: number, type: IntegrationType, provider: Provider = 'google') {
+    const [row] = await db
+      .select()
+      .from(integrations)
+      .where(
+        and(
+          eq(integrations.userId, userId),
+          eq(integrations.provider, provider),
+          eq(integrations.type, type),
+        ),
+      );
+    return row as Row | undefined;
+  }
+
   return {
     settingsOf,
+    accountOf,
     isConnected,
     present,
     requireClient,
@@ -147,23 +163,14 @@ export function createAccounts({ db, cipher, google, log }: AccountsDeps) {
       return row;
     },
 
-    /** The user's account of `provider` and `type` (Google by default), whatever its state. */
-    async accountOf(
+    /** The user's account of `provider` and `type` while it is connected (tokens, no issue). */
+    async connectedOf(
       userId: number,
       type: IntegrationType,
       provider: Provider = 'google',
     ): Promise<Row | undefined> {
-      const [row] = await db
-        .select()
-        .from(integrations)
-        .where(
-          and(
-            eq(integrations.userId, userId),
-            eq(integrations.provider, provider),
-            eq(integrations.type, type),
-          ),
-        );
-      return row;
+      const row = await accountOf(userId, type, provider);
+      return row && isConnected(row) ? row : undefined;
     },
 
     /** Runs a call on the account; a lost grant is recorded (the connection-issue box) and said so. */

@@ -73,12 +73,6 @@ export function createAssist({ db, cipher, accounts, google, llm, log }: AssistD
     };
   }
 
-  /** The user's connected mail account, or null (the SPA shows the connect prompt). */
-  async function mailAccount(userId: number) {
-    const row = await accounts.accountOf(userId, 'email');
-    return row && accounts.isConnected(row) ? row : null;
-  }
-
   async function message(userId: number, messageId: string): Promise<MailRow> {
     const [row] = await db
       .select()
@@ -90,7 +84,7 @@ export function createAssist({ db, cipher, accounts, google, llm, log }: AssistD
 
   return {
     async digest(userId: number, offsetMinutes = 0): Promise<EmailDigest> {
-      const account = await mailAccount(userId);
+      const account = await accounts.connectedOf(userId, 'email');
       if (!account)
         return { connected: false, emails: [], stats: { newSinceYesterday: 0, needingResponse: 0 } };
       const yesterday = startOfYesterday(new Date(), offsetMinutes);
@@ -172,8 +166,8 @@ export function createAssist({ db, cipher, accounts, google, llm, log }: AssistD
 
     /** Upcoming invitations awaiting the user's answer, from the cache. */
     async calendar(userId: number): Promise<CalendarAnswer> {
-      const row = await accounts.accountOf(userId, 'calendar');
-      if (!row || !accounts.isConnected(row)) return { connected: false, events: [] };
+      const row = await accounts.connectedOf(userId, 'calendar');
+      if (!row) return { connected: false, events: [] };
       const rows = await db
         .select()
         .from(calendarEvents)

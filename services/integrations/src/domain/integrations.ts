@@ -50,10 +50,6 @@ export function createIntegrations({
   log,
 }: IntegrationsDeps) {
   const { present, owned, onAccount } = accounts;
-  const connectedOf = async (userId: number, type: IntegrationType) => {
-    const row = await accounts.accountOf(userId, type);
-    return row && accounts.isConnected(row) ? row : undefined;
-  };
 
   /** The headers that make a reply land in its thread: the newest cached message of that thread. */
   async function threading(userId: number, integrationId: number, threadId: string | undefined) {
@@ -229,7 +225,7 @@ export function createIntegrations({
 
     /** Sends through Gmail, or saves a Gmail draft. Nothing is ever sent but by this explicit call. */
     async sendEmail(userId: number, email: OutgoingEmailDraft, draft: boolean): Promise<SendAnswer> {
-      const row = await connectedOf(userId, 'email');
+      const row = await accounts.connectedOf(userId, 'email');
       if (!row) throw conflict(MESSAGES.noEmail);
       const raw = await composeRaw({ ...email, ...(await threading(userId, row.id, email.threadId)) });
       await onAccount(row, async (auth) => {
@@ -247,7 +243,7 @@ export function createIntegrations({
 
     /** Creates a real event, with the reminder as a popup override. */
     async createEvent(userId: number, event: CalendarEventDraft): Promise<CalendarEvent> {
-      const row = await connectedOf(userId, 'calendar');
+      const row = await accounts.connectedOf(userId, 'calendar');
       if (!row) throw conflict(MESSAGES.noCalendar);
       const at = (m: { date: string; time: string }) => ({
         dateTime: `${m.date}T${m.time}:00`,

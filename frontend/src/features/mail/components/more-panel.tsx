@@ -10,6 +10,14 @@ import { connectClass } from './email-panel';
 
 const short = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
 
+function ConnectLink({ provider, type, name }: { provider: string; type: string; name: string }) {
+  return (
+    <Link to={paths.integration.getHref(provider, type)} className={connectClass}>
+      Connect {name}
+    </Link>
+  );
+}
+
 /** Panel 2: Slack messages waiting for a reply and recent Notion pages, or prompts to connect them. */
 export function MorePanel() {
   const { data, isPending, isError } = useMore();
@@ -35,12 +43,8 @@ export function MorePanel() {
           Connect Slack to see mentions waiting for your reply, and Notion to see your recent pages.
         </p>
         <div className="flex flex-wrap gap-2">
-          <Link to={paths.integration.getHref('slack', 'messages')} className={connectClass}>
-            Connect Slack
-          </Link>
-          <Link to={paths.integration.getHref('notion', 'documents')} className={connectClass}>
-            Connect Notion
-          </Link>
+          <ConnectLink provider="slack" type="messages" name="Slack" />
+          <ConnectLink provider="notion" type="documents" name="Notion" />
         </div>
         {manage}
       </>
@@ -51,9 +55,7 @@ export function MorePanel() {
         <MessageSquare aria-hidden className="size-3.5" /> Slack
       </h3>
       {!data.slack.connected ? (
-        <Link to={paths.integration.getHref('slack', 'messages')} className={connectClass}>
-          Connect Slack
-        </Link>
+        <ConnectLink provider="slack" type="messages" name="Slack" />
       ) : data.slack.items.length === 0 ? (
         <p className="text-sm text-muted-foreground">Nothing waiting for your reply</p>
       ) : (
@@ -77,9 +79,7 @@ export function MorePanel() {
         <FileText aria-hidden className="size-3.5" /> Notion
       </h3>
       {!data.notion.connected ? (
-        <Link to={paths.integration.getHref('notion', 'documents')} className={connectClass}>
-          Connect Notion
-        </Link>
+        <ConnectLink provider="notion" type="documents" name="Notion" />
       ) : data.notion.pages.length === 0 ? (
         <p className="text-sm text-muted-foreground">No pages shared with Haven yet</p>
       ) : (

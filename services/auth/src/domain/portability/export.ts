@@ -90,7 +90,7 @@ export async function buildExport(
   let done = 0;
   let first = '9999-12-31';
   let last = '0001-01-01';
-  const withAudio: number[] = [];
+  let anyAudio = false;
   await entry('thoughts.json', async (put) => {
     await put('[');
     let after = 0;
@@ -100,7 +100,7 @@ export async function buildExport(
       for (const t of page.thoughts) {
         const { audio, ...rest } = t;
         const record = { ...rest, audioFile: audio ? `audio/${t.id}.${extensionOf(audio.mimeType)}` : null };
-        if (audio) withAudio.push(t.id);
+        if (audio) anyAudio = true;
         if (t.localDate < first) first = t.localDate;
         if (t.localDate > last) last = t.localDate;
         await put(`${sep}${JSON.stringify(record)}`);
@@ -114,7 +114,7 @@ export async function buildExport(
     await put('\n]\n');
   });
 
-  if (withAudio.length > 0) {
+  if (anyAudio) {
     let after = 0;
     for (;;) {
       const page = (await thoughts.exportThoughts({ query: { after, limit: 20 } })).body;

@@ -1,6 +1,6 @@
 import type { gmail_v1 } from 'googleapis';
 import addressparser from 'nodemailer/lib/addressparser';
-import { plainTextToHtml, sanitiseMailHtml } from './sanitize';
+import { decodeEntities, plainTextToHtml, sanitiseMailHtml } from './sanitize';
 
 /** A Gmail message as the cache keeps it. */
 export interface ParsedMessage {
@@ -87,20 +87,11 @@ export function parseMessage(message: gmail_v1.Schema$Message): ParsedMessage {
     fromAddress,
     recipients: [...addresses(headerOf(payload, 'To')), ...addresses(headerOf(payload, 'Cc'))],
     subject: headerOf(payload, 'Subject') ?? '',
+    // Gmail's snippets are HTML-escaped text.
     snippet: decodeEntities(message.snippet ?? ''),
     messageIdHeader: headerOf(payload, 'Message-ID') ?? headerOf(payload, 'Message-Id'),
     references: headerOf(payload, 'References'),
     automated: automatedByHeaders(payload),
     body: bodyOf(payload),
   };
-}
-
-/** Gmail's snippets are HTML-escaped text. */
-function decodeEntities(text: string): string {
-  return text
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&');
 }

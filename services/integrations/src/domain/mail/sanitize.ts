@@ -69,16 +69,21 @@ export function plainTextToHtml(text: string): string {
 
 /** The visible text of a sanitised body, for a model's prompt (when includeFullContent is on). */
 export function htmlToText(html: string): string {
-  return sanitizeHtml(html.replace(/<\/(p|div|br|tr|li|h\d)>/gi, '\n$&'), {
+  const text = sanitizeHtml(html.replace(/<\/(p|div|br|tr|li|h\d)>/gi, '\n$&'), {
     allowedTags: [],
     allowedAttributes: {},
-  })
-    .replace(/&nbsp;/g, ' ')
+  }).replace(/&nbsp;/g, ' ');
+  return decodeEntities(text)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** Text that HTML-escapes `<`, `>`, `"`, `'` and `&` (sanitised text, Gmail's snippets), unescaped. */
+export function decodeEntities(text: string): string {
+  return text
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+    .replace(/&amp;/g, '&');
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, notInArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, notInArray } from 'drizzle-orm';
 import pLimit from 'p-limit';
 import { z } from 'zod';
 import type { gmail_v1 } from 'googleapis';
@@ -6,6 +6,7 @@ import type { FieldCipher } from '@haven/kit/crypto';
 import type { Db } from '@haven/kit/db';
 import type { Llm } from '@haven/kit/llm';
 import type { Logger } from '@haven/kit/logger';
+import { excluded } from '../../db/excluded';
 import { mailMessages } from '../../db/schema';
 import { parseMessage, type ParsedMessage } from './message';
 import { isReplyCandidate, threadAwaitsUser, type ThreadMessage } from './needs-reply';
@@ -105,10 +106,10 @@ export function createMailSync({ db, cipher, log, llm }: MailSyncDeps) {
         .onConflictDoUpdate({
           target: [mailMessages.integrationId, mailMessages.messageId],
           set: {
-            threadId: sql`excluded.thread_id`,
-            receivedAt: sql`excluded.received_at`,
-            dataEnc: sql`excluded.data_enc`,
-            bodyEnc: sql`excluded.body_enc`,
+            threadId: excluded('thread_id'),
+            receivedAt: excluded('received_at'),
+            dataEnc: excluded('data_enc'),
+            bodyEnc: excluded('body_enc'),
           },
         });
     }

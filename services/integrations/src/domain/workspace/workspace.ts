@@ -1,4 +1,4 @@
-import { and, desc, eq, notInArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, notInArray } from 'drizzle-orm';
 import type { Client } from '@notionhq/client';
 import type { IntegrationType } from '@haven/contracts/integrations';
 import type {
@@ -48,8 +48,8 @@ export function createWorkspace({ db, cipher, accounts, settings, log }: Workspa
   const tokenOf = (row: Row) => cipher.decrypt(row.accessTokenEnc!, tokenContext(row.userId));
 
   async function connectedRow(userId: number, provider: 'slack' | 'notion'): Promise<Row | null> {
-    const row = await accounts.accountOf(userId, provider === 'slack' ? 'messages' : 'documents', provider);
-    return row && row.accessTokenEnc && accounts.isConnected(row) ? row : null;
+    const row = await accounts.connectedOf(userId, provider === 'slack' ? 'messages' : 'documents', provider);
+    return row?.accessTokenEnc ? row : null;
   }
 
   /** A user's call to the provider: a lost grant becomes the connection issue, other failures 502. */
@@ -117,15 +117,13 @@ export function createWorkspace({ db, cipher, accounts, settings, log }: Workspa
       .where(
         and(
           eq(providerItems.integrationId, row.id),
-          kinds.length === 1 ? eq(providerItems.kind, kinds[0]!) : undefined,
+          inArray(providerItems.kind, kinds),
           onlyNeedingReply ? eq(providerItems.needsReply, true) : undefined,
         ),
       )
       .orderBy(desc(providerItems.at))
       .limit(limit);
-    return rows
-      .filter((r) => kinds.includes(r.kind))
-      .map((r) => JSON.parse(cipher.decrypt(r.dataEnc, itemContext(r.userId))) as T);
+    return rows.map((r) => JSON.parse(cipher.decrypt(r.dataEnc, itemContext(r.userId))) as T);
   }
 
   const notionOf = (row: Row): Client => notionClient(settings, tokenOf(row));
