@@ -1,6 +1,6 @@
 # One image for every part of the stack. Build once; choose the process with SERVICE:
 #   docker build -t haven .
-#   docker run -e SERVICE=thoughts ... haven      (auth | thoughts | insights | assistant | integrations | gateway)
+#   docker run -e SERVICE=thoughts ... haven      (auth | thoughts | insights | assistant | integrations | portability | gateway)
 # Workers run inside each service process; set RUN_WORKERS=false to run an API-only replica.
 
 FROM node:20-bookworm-slim AS build
@@ -13,6 +13,7 @@ COPY services/thoughts/package.json services/thoughts/
 COPY services/insights/package.json services/insights/
 COPY services/assistant/package.json services/assistant/
 COPY services/integrations/package.json services/integrations/
+COPY services/portability/package.json services/portability/
 COPY gateway/package.json gateway/
 COPY frontend/package.json frontend/
 RUN npm ci --no-audit --no-fund
@@ -29,6 +30,7 @@ COPY --from=build /app/services/thoughts/package.json services/thoughts/
 COPY --from=build /app/services/insights/package.json services/insights/
 COPY --from=build /app/services/assistant/package.json services/assistant/
 COPY --from=build /app/services/integrations/package.json services/integrations/
+COPY --from=build /app/services/portability/package.json services/portability/
 COPY --from=build /app/gateway/package.json gateway/
 COPY --from=build /app/frontend/package.json frontend/
 # Runtime packages only: the bundles hold our own code; dev tools and the SPA toolchain stay behind.
@@ -50,6 +52,8 @@ COPY --from=build /app/services/assistant/dist services/assistant/dist
 COPY --from=build /app/services/assistant/drizzle services/assistant/drizzle
 COPY --from=build /app/services/integrations/dist services/integrations/dist
 COPY --from=build /app/services/integrations/drizzle services/integrations/drizzle
+COPY --from=build /app/services/portability/dist services/portability/dist
+COPY --from=build /app/services/portability/drizzle services/portability/drizzle
 COPY --from=build /app/gateway/dist gateway/dist
 COPY --from=build /app/frontend/dist frontend/dist
 COPY docker/entrypoint.sh /entrypoint.sh

@@ -1,59 +1,135 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ZipFile } from 'yazl';
 import { assistantService } from '@haven/assistant/service';
 import { users } from '@haven/auth/db/schema';
-import { authService } from '@haven/auth/service';
 import type { ExportProgress, ImportProgress } from '@haven/contracts/portability';
 import { insightsService } from '@haven/insights/service';
 import { integrationsService } from '@haven/integrations/service';
+import { freePort } from '@haven/kit/net';
+import { repoPath } from '@haven/kit/paths';
 import { internalHeaders, startTestServices } from '@haven/kit/testing';
 import { thoughtsService } from '@haven/thoughts/service';
 
 const THOUGHTS = 10_000;
+const NOTES = 10_000;
 const CONVERSATIONS = 20;
 const MESSAGES_EACH = 50;
 
-/** Samples the process's resident memory while `work` runs: the peak above where it started. */
-async function measured<T>(
-  work: () => Promise<T>,
-): Promise<{ value: T; ms: number; peakMb: number; baseMb: number }> {
-  global.gc?.();
-  const base = process.memoryUsage().rss;
-  let peak = base;
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
-  const started = performance.now();
-  try {
-    const value = await work();
-    return {
-      value,
-      ms: performance.now() - started,
-      peakMb: (peak - base) / 2 ** 20,
-      baseMb: base / 2 ** 20,
-    };
-  } finally {
-    clearInterval(timer);
-  }
+/** Resident and peak resident memory of a process, in MB, from /proc. */
+function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
 
+/** A vault as an Obsidian user has one: front matter, headings, lists, tags, links, some code. */
+function vault(count: number): Promise<Buffer> {
+  const zip = new ZipFile();
+  for (let i = 0; i < count; i++) {
+    const day = new Date(Date.UTC(2021, 0, 1) + i * 3_600_000 * 7);
+    const body = [
+      '---',
+      `created: ${day.toISOString().slice(0, 16).replace('T', ' ')}`,
+      `tags: [journal, ${['work', 'garden', 'reading'][i % 3]}]`,
+      '---',
+      `# Day note ${i}`,
+      '',
+      `Walked to the [[Market]] and thought about **project ${i % 50}**. #idea`,
+      '',
+      '- [ ] call the plumber',
+      '- [x] water the tomatoes',
+      '',
+      '```js',
+      'const colour = "#fff"; // #not-a-tag',
+      '```',
+      '',
+      'Some longer paragraph about the day, the weather and what I read in the evening. '.repeat(4),
+    ].join('\n');
+    zip.addBuffer(Buffer.from(body), `Vault/Journal/${day.toISOString().slice(0, 10)} note ${i}.md`);
+    if (i % 100 === 0) zip.addBuffer(Buffer.alloc(50_000, 1), `Vault/attachments/photo-${i}.png`);
+  }
+  zip.addBuffer(Buffer.from('{}'), 'Vault/.obsidian/app.json');
+  zip.end();
+  const chunks: Buffer[] = [];
+  return new Promise((resolve) => {
+    zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
+    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+  });
+}
+
+/**
+ * Export and import, with the portability and auth services each in a process of its own (as they
+ * run in the distributed stack), so their memory is their own: the peak of the portability process
+ * during each transfer, and whether auth's moves at all. The other services run in this process.
+ */
 export async function benchPortability(): Promise<void> {
-  console.log(`\nData export and import: ${THOUGHTS} thoughts and ${CONVERSATIONS * MESSAGES_EACH} messages`);
+  console.log(
+    `\nData export and import (${THOUGHTS} thoughts, ${CONVERSATIONS * MESSAGES_EACH} messages; a ${NOTES}-note vault)`,
+  );
+  if (!process.env.DATABASE_URL) {
+    console.log('  skipped: needs DATABASE_URL (the portability and auth processes share the database)');
+    return;
+  }
+  execFileSync(process.execPath, [repoPath('scripts', 'build.mjs')], { stdio: 'ignore' });
   const stack = await startTestServices(
-    [authService, thoughtsService, insightsService, assistantService, integrationsService],
+    [thoughtsService, insightsService, assistantService, integrationsService],
     { LOG_LEVEL: 'warn', NODE_ENV: 'production' },
   );
+  const children: ChildProcess[] = [];
+  async function spawnService(name: 'auth' | 'portability'): Promise<{ url: string; pid: number }> {
+    const port = await freePort();
+    const child = spawn(process.execPath, [path.join(repoPath('services', name, 'dist'), 'main.js')], {
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: stack.databaseUrl!,
+        REDIS_URL: stack.config.REDIS_URL,
+        REDIS_PREFIX: stack.config.REDIS_PREFIX,
+        INTERNAL_SECRET: stack.config.INTERNAL_SECRET,
+        DATA_ENCRYPTION_KEY: stack.config.DATA_ENCRYPTION_KEY,
+        JWT_SECRET: 'j'.repeat(48),
+        THOUGHTS_URL: stack.urls().thoughts,
+        INSIGHTS_URL: stack.urls().insights,
+        ASSISTANT_URL: stack.urls().assistant,
+        INTEGRATIONS_URL: stack.urls().integrations,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    children.push(child);
+    const url = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 300; i++) {
+      if (
+        await fetch(`${url}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return { url, pid: child.pid! };
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`${name} never became ready`);
+  }
   try {
-    const db = stack.get('auth').deps.db;
+    const [auth, portability] = [await spawnService('auth'), await spawnService('portability')];
     const newUser = async (name: string) =>
       (
-        await db
-          .insert(users)
+        await stack
+          .get('thoughts')
+          .deps.db.insert(users)
           .values({ username: name, email: `${name}@example.com`, passwordHash: 'x' })
           .returning()
       )[0]!.id;
     const me = await newUser('bench-export');
-    const internal = (service: 'thoughts' | 'assistant', path: string, body: unknown) =>
-      fetch(stack.get(service).url + path, {
+    const internal = (service: 'thoughts' | 'assistant', p: string, body: unknown) =>
+      fetch(stack.get(service).url + p, {
         method: 'POST',
         headers: {
-          ...internalHeaders(stack.config, me, service, 'auth'),
+          ...internalHeaders(stack.config, me, service, 'portability'),
           'content-type': 'application/json',
         },
         body: JSON.stringify(body),
@@ -64,6 +140,7 @@ export async function benchPortability(): Promise<void> {
         const n = i + k;
         const date = new Date(day0 + n * 93 * 60_000);
         return {
+          key: `seed-${n}-bench`,
           content: `Thought ${n}: a few lines about the day, plans for tomorrow and something I noticed on the walk home.`,
           date: date.toISOString(),
           localDate: date.toISOString().slice(0, 10),
@@ -75,57 +152,79 @@ export async function benchPortability(): Promise<void> {
       const res = await internal('thoughts', '/internal/import/thoughts', { items });
       if (!res.ok) throw new Error(`seeding thoughts failed: ${res.status}`);
     }
-    const conversations = Array.from({ length: CONVERSATIONS }, (_, c) => ({
-      title: `Conversation ${c}`,
-      createdAt: new Date(day0 + c * 86_400_000).toISOString(),
-      messages: Array.from({ length: MESSAGES_EACH }, (_, m) => ({
-        type: m % 2 ? 'assistant' : 'user',
-        content: `Message ${m} of conversation ${c}: a question about the plan and an answer with a few suggestions.`,
-        createdAt: new Date(day0 + c * 86_400_000 + m * 60_000).toISOString(),
+    await internal('assistant', '/internal/import/conversations', {
+      items: Array.from({ length: CONVERSATIONS }, (_, c) => ({
+        key: `seed-conversation-${c}`,
+        title: `Conversation ${c}`,
+        createdAt: new Date(day0 + c * 86_400_000).toISOString(),
+        messages: Array.from({ length: MESSAGES_EACH }, (_, m) => ({
+          type: m % 2 ? 'assistant' : 'user',
+          content: `Message ${m} of conversation ${c}: a question about the plan and an answer with a few suggestions.`,
+          createdAt: new Date(day0 + c * 86_400_000 + m * 60_000).toISOString(),
+        })),
       })),
-    }));
-    await internal('assistant', '/internal/import/conversations', { items: conversations });
+    });
 
-    const auth = (userId: number, path: string, init: RequestInit = {}) =>
-      fetch(stack.get('auth').url + path, {
+    const call = (userId: number, p: string, init: RequestInit = {}) =>
+      fetch(portability.url + p, {
         ...init,
-        headers: { ...stack.headers('auth', userId), ...(init.headers as Record<string, string>) },
+        headers: {
+          ...internalHeaders(stack.config, userId, 'portability', 'gateway'),
+          ...(init.headers as Record<string, string>),
+        },
       });
-    const poll = async <T extends { status: string }>(userId: number, path: string, done: string[]) => {
+    const poll = async <T extends { status: string }>(userId: number, p: string, done: string[]) => {
       for (;;) {
-        const state = (await (await auth(userId, path)).json()) as T;
+        const state = (await (await call(userId, p)).json()) as T;
         if (done.includes(state.status)) return state;
         await new Promise((r) => setTimeout(r, 50));
       }
     };
+    const timed = async <T>(work: () => Promise<T>) => {
+      const before = memoryOf(portability.pid);
+      const authBefore = memoryOf(auth.pid).rss;
+      const started = performance.now();
+      const value = await work();
+      const after = memoryOf(portability.pid);
+      return {
+        value,
+        s: ((performance.now() - started) / 1000).toFixed(1),
+        peak: `${after.peak.toFixed(0)} MB peak (${before.rss.toFixed(0)} MB before)`,
+        auth: `auth ${authBefore.toFixed(0)} → ${memoryOf(auth.pid).rss.toFixed(0)} MB`,
+      };
+    };
+    const importZip = (userId: number, zip: Buffer) =>
+      timed(async () => {
+        const started = await call(userId, '/api/account/import', {
+          method: 'POST',
+          headers: { 'content-type': 'application/zip' },
+          body: new Uint8Array(zip),
+        });
+        const { id } = (await started.json()) as { id: string };
+        return poll<ImportProgress>(userId, `/api/account/import/${id}`, ['done', 'failed']);
+      });
 
-    const exported = await measured(async () => {
-      const { id } = (await (await auth(me, '/api/account/export', { method: 'POST' })).json()) as {
+    const exported = await timed(async () => {
+      const { id } = (await (await call(me, '/api/account/export', { method: 'POST' })).json()) as {
         id: string;
       };
       await poll<ExportProgress>(me, `/api/account/export/${id}`, ['ready', 'failed']);
-      return Buffer.from(await (await auth(me, `/api/account/export/${id}/download`)).arrayBuffer());
+      return Buffer.from(await (await call(me, `/api/account/export/${id}/download`)).arrayBuffer());
     });
     console.log(
-      `  export: ${(exported.ms / 1000).toFixed(1)} s, zip ${(exported.value.length / 2 ** 20).toFixed(1)} MB, ` +
-        `process memory +${exported.peakMb.toFixed(0)} MB at peak (from ${exported.baseMb.toFixed(0)} MB; every service in this one process)`,
+      `  export: ${exported.s} s, zip ${(exported.value.length / 2 ** 20).toFixed(1)} MB; portability process ${exported.peak}`,
     );
-
-    const other = await newUser('bench-import');
-    const imported = await measured(async () => {
-      const started = await auth(other, '/api/account/import', {
-        method: 'POST',
-        headers: { 'content-type': 'application/zip' },
-        body: new Uint8Array(exported.value),
-      });
-      const { id } = (await started.json()) as { id: string };
-      return poll<ImportProgress>(other, `/api/account/import/${id}`, ['done', 'failed']);
-    });
+    const own = await importZip(await newUser('bench-import'), exported.value);
     console.log(
-      `  import of that zip: ${(imported.ms / 1000).toFixed(1)} s (${imported.value.imported} imported, ` +
-        `${imported.value.errors.length} errors), process memory +${imported.peakMb.toFixed(0)} MB at peak`,
+      `  import of that export: ${own.s} s (${own.value.imported} thoughts, ${own.value.conversations} conversations, ${own.value.failed} failed); portability ${own.peak}; ${own.auth}`,
+    );
+    const notes = await vault(NOTES);
+    const fromVault = await importZip(await newUser('bench-vault'), notes);
+    console.log(
+      `  import of a ${NOTES}-note vault (${(notes.length / 2 ** 20).toFixed(1)} MB zip): ${fromVault.s} s (${fromVault.value.imported} imported, ${fromVault.value.skipped} skipped, format ${fromVault.value.format}); portability ${fromVault.peak}; ${fromVault.auth}`,
     );
   } finally {
+    for (const child of children) child.kill('SIGTERM');
     await stack.stop();
   }
 }

@@ -3,6 +3,6 @@
 set -e
 case "$SERVICE" in
   gateway) exec node gateway/dist/main.js ;;
-  auth|thoughts|insights|assistant|integrations) exec node "services/$SERVICE/dist/main.js" ;;
-  *) echo "SERVICE must be gateway, auth, thoughts, insights, assistant or integrations (got '$SERVICE')" >&2; exit 1 ;;
+  auth|thoughts|insights|assistant|integrations|portability) exec node "services/$SERVICE/dist/main.js" ;;
+  *) echo "SERVICE must be gateway, auth, thoughts, insights, assistant, integrations or portability (got '$SERVICE')" >&2; exit 1 ;;
 esac

@@ -25,6 +25,7 @@ import { assistantService } from '@haven/assistant/service';
 import { authService } from '@haven/auth/service';
 import { insightsService } from '@haven/insights/service';
 import { integrationsService } from '@haven/integrations/service';
+import { portabilityService } from '@haven/portability/service';
 import { thoughtsService } from '@haven/thoughts/service';
 import { ensureRedis } from './redis-finder';
 
@@ -34,6 +35,7 @@ const SERVICES: Record<ServiceName, ServiceDefinition> = {
   insights: insightsService,
   assistant: assistantService,
   integrations: integrationsService,
+  portability: portabilityService,
 };
 
 /**

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '..');
-const services = ['auth', 'thoughts', 'insights', 'assistant', 'integrations'];
+const services = ['auth', 'thoughts', 'insights', 'assistant', 'integrations', 'portability'];
 
 const entries = [
   ...services.map((s) => ({ in: `services/${s}/src/main.ts`, out: `services/${s}/dist/main.js` })),

@@ -11,6 +11,7 @@ const folders = [
   'services/insights',
   'services/assistant',
   'services/integrations',
+  'services/portability',
   'services/kit/test',
 ];
 for (const folder of folders) {

@@ -8,7 +8,7 @@ import { createLogger } from '@haven/kit/logger';
 import { until } from '@haven/kit/testing';
 import { startEveryService } from './support/stack';
 
-const SCHEMAS = ['auth', 'thoughts', 'insights', 'assistant', 'integrations'];
+const SCHEMAS = ['auth', 'thoughts', 'insights', 'assistant', 'integrations', 'portability'];
 
 /** Account deletion across every service, with one of them down at the moment it is asked. */
 describe('deleting an account', () => {

@@ -24,6 +24,7 @@ const thought: Thought = {
   isVoice: false,
   category: 'personal',
   hasAudio: false,
+  format: 'text',
 };
 
 let server: Server;

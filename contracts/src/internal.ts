@@ -36,7 +36,7 @@ export const thoughtsInternalContract = defineContract({
     path: '/internal/thoughts/range',
     query: RangeQuery,
     responses: { 200: z.array(Thought) },
-    callers: ['insights', 'assistant', 'auth'],
+    callers: ['insights', 'assistant', 'portability'],
     summary: 'Thoughts with localDate in [start, end], oldest first.',
   },
   stats: {
@@ -44,7 +44,7 @@ export const thoughtsInternalContract = defineContract({
     path: '/internal/thoughts/stats',
     query: RangeQuery,
     responses: { 200: PeriodStats },
-    callers: ['insights', 'auth'],
+    callers: ['insights', 'portability'],
     summary:
       'Count and latest change of the thoughts in [start, end]: tells insights whether a stored one is current.',
   },

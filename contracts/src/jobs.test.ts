@@ -45,13 +45,14 @@ const samples: { [Q in QueueName]: [JobPayload<Q>, JobPayload<Q>] } = {
     { userId: 1, service: 'thoughts' },
     { userId: 1, service: 'insights' },
   ],
+  'user.delete.portability': [{ userId: 1 }, { userId: 2 }],
   'data.export': [
-    { userId: 1, transferId: 'abcdefgh1' },
-    { userId: 1, transferId: 'abcdefgh2' },
+    { userId: 1, transferId: 'abcdefgh1', step: 1 },
+    { userId: 1, transferId: 'abcdefgh1', step: 2 },
   ],
   'data.import': [
-    { userId: 1, transferId: 'abcdefgh1' },
-    { userId: 1, transferId: 'abcdefgh2' },
+    { userId: 1, transferId: 'abcdefgh1', step: 1 },
+    { userId: 1, transferId: 'abcdefgh1', step: 2 },
   ],
   'integrations.refresh': [
     { integrationId: 4, expiresAt: 1_795_000_000 },
@@ -80,11 +81,11 @@ describe('JOBS', () => {
   it('names the service consuming each queue', () => {
     expect(JOBS['thought.changed'].consumer).toBe('insights');
     expect([...queuesConsumedBy('thoughts')].sort()).toEqual(['thought.transcribe', 'user.delete.thoughts']);
-    expect([...queuesConsumedBy('auth')].sort()).toEqual([
+    expect([...queuesConsumedBy('auth')].sort()).toEqual(['mail.send', 'user.deletion.report']);
+    expect([...queuesConsumedBy('portability')].sort()).toEqual([
       'data.export',
       'data.import',
-      'mail.send',
-      'user.deletion.report',
+      'user.delete.portability',
     ]);
   });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Id, IsoDateTime, LocalDate } from './common';
 import { InsightRange } from './insights';
-import type { ServiceName } from './routes';
+import { SERVICE_NAMES, type ServiceName } from './routes';
 
 /**
  * Every BullMQ queue, its payload and its job id, defined once.
@@ -144,28 +144,47 @@ export const JOBS = {
     z.object({ userId: Id }),
     (p) => [p.userId],
   ),
+  'user.delete.portability': defineQueue(
+    'user.delete.portability',
+    'portability',
+    z.object({ userId: Id }),
+    (p) => [p.userId],
+  ),
   /** A service deleted everything of the user: auth records it, and deletes the account after the last. */
   'user.deletion.report': defineQueue(
     'user.deletion.report',
     'auth',
-    z.object({ userId: Id, service: z.enum(['thoughts', 'insights', 'assistant', 'integrations']) }),
+    z.object({
+      userId: Id,
+      service: z.enum(SERVICE_NAMES).exclude(['auth']),
+    }),
     (p) => [p.userId, p.service],
   ),
 
-  /** auth: build the user's export zip (each service gives its part through its internal API). */
-  'data.export': defineQueue('data.export', 'auth', z.object({ userId: Id, transferId: OpaqueId }), (p) => [
-    p.userId,
-    p.transferId,
-  ]),
-  /** auth: import an uploaded zip (this product's export, or a folder of Markdown or text notes). */
-  'data.import': defineQueue('data.import', 'auth', z.object({ userId: Id, transferId: OpaqueId }), (p) => [
-    p.userId,
-    p.transferId,
-  ]),
+  /*
+   * portability: build an export zip, or import an uploaded one. `step` is the transfer's own count
+   * of jobs (kept in its row): a long import runs as a chain of short steps, each queued behind
+   * other users' work (fair across users), and a step lost or failed is replaced by the next number,
+   * never re-added under an id BullMQ already holds.
+   */
+  'data.export': defineQueue(
+    'data.export',
+    'portability',
+    z.object({ userId: Id, transferId: OpaqueId, step: z.number().int().positive() }),
+    (p) => [p.userId, p.transferId, p.step],
+  ),
+  'data.import': defineQueue(
+    'data.import',
+    'portability',
+    z.object({ userId: Id, transferId: OpaqueId, step: z.number().int().positive() }),
+    (p) => [p.userId, p.transferId, p.step],
+  ),
 } as const;
 
 /** The services that hold a user's data besides auth, each deleting it from its own queue. */
-export const USER_DATA_SERVICES = ['thoughts', 'insights', 'assistant', 'integrations'] as const;
+export const USER_DATA_SERVICES = SERVICE_NAMES.filter(
+  (name): name is Exclude<ServiceName, 'auth'> => name !== 'auth',
+);
 export type UserDataService = (typeof USER_DATA_SERVICES)[number];
 export const userDeleteQueue = (service: UserDataService) => `user.delete.${service}` as const;
 

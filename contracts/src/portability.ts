@@ -1,22 +1,36 @@
 import { z } from 'zod';
 import { defineContract } from './contract';
 import { ErrorBody } from './errors';
-import { Id, IsoDateTime, LocalDate, StoredCategory, queryInt } from './common';
+import { Id, IsoDateTime, LocalDate, MAX_AUDIO_BASE64_CHARS, StoredCategory, queryInt } from './common';
 import { Conversation, Message, MessageType } from './assistant';
 import { Insight } from './insights';
 import { IntegrationSettings, IntegrationType, Provider } from './integrations';
-import { Thought } from './thoughts';
+import { MAX_CONTENT_LENGTH, MAX_TAG_LENGTH, MAX_TAGS, Thought, ThoughtFormat } from './thoughts';
 
 /* Your data is yours: export, import (auth orchestrates; each service gives and takes its part). */
 
-/** Limits of an import, said in the messages when they are passed. */
+/** Limits of an import, said in the messages when they are passed and in the Your data card. */
 export const IMPORT_LIMITS = {
-  /** The gateway's body limit. */
-  bytes: 15 * 1024 * 1024,
+  /** The uploaded zip. */
+  bytes: 200 * 1024 * 1024,
+  /** Files (of any kind) in the zip. */
   files: 20_000,
-  /** One note file (Markdown or text). */
+  /** One note file (Markdown, text, JSON or XML note). */
   fileBytes: 1024 * 1024,
+  /** One data file of a whole-journal export (thoughts.json, Journal.json, an .enex). */
+  dataFileBytes: 256 * 1024 * 1024,
+  /** One audio file. */
+  audioBytes: 10 * 1024 * 1024,
+  /** Everything read out of the zip, uncompressed (files that are not notes are not read). */
+  totalBytes: 1024 * 1024 * 1024,
+  /** Thoughts (notes, entries) in one import. */
+  items: 100_000,
+  /** Conversations in one import. */
+  conversations: 10_000,
 } as const;
+
+/** Megabytes of a byte limit, for messages. */
+export const inMegabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
 /** An export or import in progress or done. */
 export const TransferStatus = z.enum([
@@ -46,6 +60,46 @@ export const ExportProgress = z.object({
 });
 export type ExportProgress = z.infer<typeof ExportProgress>;
 
+/** The kinds of export an import recognises. */
+export const ImportFormat = z.enum([
+  'haven',
+  'obsidian',
+  'logseq',
+  'joplin',
+  'dayone',
+  'keep',
+  'evernote',
+  'notes',
+]);
+export type ImportFormat = z.infer<typeof ImportFormat>;
+
+/** How the Your data card names each format. */
+export const IMPORT_FORMAT_NAMES: Record<ImportFormat, string> = {
+  haven: 'a Haven export',
+  obsidian: 'an Obsidian vault',
+  logseq: 'a Logseq graph',
+  joplin: 'a Joplin export',
+  dayone: 'a Day One journal',
+  keep: 'a Google Keep export',
+  evernote: 'an Evernote export',
+  notes: 'a folder of notes',
+};
+
+/** What became of one file (or one entry of a journal file) of an import. */
+export const ImportOutcome = z.enum(['imported', 'split', 'duplicate', 'skipped', 'failed']);
+export type ImportOutcome = z.infer<typeof ImportOutcome>;
+
+/** One line of the import report. */
+export const ImportReportLine = z.object({
+  file: z.string(),
+  outcome: ImportOutcome,
+  /** The line a problem is on, when it has one. */
+  line: z.number().int().positive().optional(),
+  /** Why it was skipped, failed or split, or where its date came from when it had none. */
+  reason: z.string().optional(),
+});
+export type ImportReportLine = z.infer<typeof ImportReportLine>;
+
 /** A problem with one file of an import, named by file (and line when it has one). */
 export const ImportError = z.object({
   file: z.string(),
@@ -54,16 +108,37 @@ export const ImportError = z.object({
 });
 export type ImportError = z.infer<typeof ImportError>;
 
-export const ImportProgress = z.object({
+/** Counts of an import so far (they survive restarts of the worker). */
+export const ImportCountsSoFar = z.object({
+  /** Notes or thoughts written (a split note counts once). */
+  imported: z.number().int().nonnegative(),
+  /** Of those, notes longer than a thought, kept as several parts. */
+  split: z.number().int().nonnegative(),
+  /** Already there (same text, date and title). */
+  duplicates: z.number().int().nonnegative(),
+  /** Files that are not notes (images, PDFs, settings), or hold nothing to import. */
+  skipped: z.number().int().nonnegative(),
+  /** Files with a problem, named in `errors`. */
+  failed: z.number().int().nonnegative(),
+  /** Imported notes without a date of their own, put on the import day. */
+  undated: z.number().int().nonnegative(),
+  conversations: z.number().int().nonnegative(),
+});
+export type ImportCountsSoFar = z.infer<typeof ImportCountsSoFar>;
+
+export const ImportProgress = ImportCountsSoFar.extend({
   status: TransferStatus,
   progress: z.number().int().min(0).max(100),
-  imported: z.number().int().nonnegative(),
-  skipped: z.number().int().nonnegative(),
-  errors: z.array(ImportError),
+  /** What the zip was found to be, once known. */
+  format: ImportFormat.nullable(),
+  /** Why the whole import failed (a limit, not a zip, an internal failure), else null. */
+  message: z.string().nullable(),
+  /** The first problems by file (the whole list is in the report). */
+  errors: z.array(ImportError).max(100),
 });
 export type ImportProgress = z.infer<typeof ImportProgress>;
 
-/** Public routes (auth service). The import body is the zip itself (`application/zip`). */
+/** Public routes (portability service). The import body is the zip itself (`application/zip`). */
 export const portabilityContract = defineContract({
   startExport: {
     method: 'POST',
@@ -101,6 +176,13 @@ export const portabilityContract = defineContract({
     params: TransferIdParams,
     responses: { 200: ImportProgress, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
   },
+  importReport: {
+    method: 'GET',
+    path: '/api/account/import/:id/report',
+    params: TransferIdParams,
+    responses: { 200: z.null(), 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody },
+    summary: 'The import report as CSV: file, outcome, line, reason (once the import has ended).',
+  },
 });
 
 // ---- what each service gives and takes ----
@@ -120,24 +202,33 @@ export type PageQuery = z.infer<typeof PageQuery>;
 export const ThoughtPage = z.object({ thoughts: z.array(ExportedThought), next: Id.nullable() });
 export type ThoughtPage = z.infer<typeof ThoughtPage>;
 
-/** A thought to import: the same shape, without the server's id. */
+/**
+ * A thought to import: the exported shape without the server's id, plus the import's own key for it
+ * (a retried batch writes nothing twice) and the note's title (part of what makes it a duplicate).
+ */
 export const ImportedThought = z.object({
-  content: z.string().max(10_000),
+  /** Unique per item of one import: the same key twice is one thought. */
+  key: z.string().regex(/^[\w-]{8,64}$/),
+  content: z.string().min(1).max(MAX_CONTENT_LENGTH),
+  title: z.string().max(1000).nullable().default(null),
   date: IsoDateTime,
   localDate: LocalDate,
   category: StoredCategory,
-  tags: z.array(z.string().max(100)).max(50),
+  tags: z.array(z.string().min(1).max(MAX_TAG_LENGTH)).max(MAX_TAGS),
   isVoice: z.boolean(),
+  format: ThoughtFormat.default('text'),
   audio: z
-    .object({ mimeType: z.string().max(100), data: z.string() })
+    .object({ mimeType: z.string().max(100), data: z.string().max(MAX_AUDIO_BASE64_CHARS) })
     .nullable()
     .optional(),
 });
 export type ImportedThought = z.infer<typeof ImportedThought>;
 
 export const ImportBatch = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item).max(500) });
-export const ImportCounts = z.object({ imported: z.number().int(), skipped: z.number().int() });
-export type ImportCounts = z.infer<typeof ImportCounts>;
+
+/** What became of each item of a batch, in order: written (now or by an earlier try) or already there. */
+export const ImportResults = z.object({ results: z.array(z.enum(['imported', 'duplicate'])) });
+export type ImportResults = z.infer<typeof ImportResults>;
 
 export const ExportedConversation = Conversation.pick({
   id: true,
@@ -157,12 +248,17 @@ export type ConversationPage = z.infer<typeof ConversationPage>;
 
 export const ImportedConversation = z.object({
   title: z.string().max(200),
+  /** With the title, what makes it the same conversation as one the user has. */
   createdAt: IsoDateTime,
   messages: z
     .array(z.object({ type: MessageType, content: z.string().max(10_000), createdAt: IsoDateTime }))
     .max(5000),
 });
 export type ImportedConversation = z.infer<typeof ImportedConversation>;
+
+/** A conversation as an import sends it: with the import's key for it (see ImportedThought.key). */
+export const ImportedConversationItem = ImportedConversation.extend({ key: ImportedThought.shape.key });
+export type ImportedConversationItem = z.infer<typeof ImportedConversationItem>;
 
 export const ExportedIntegration = z.object({
   provider: Provider,
@@ -173,23 +269,24 @@ export const ExportedIntegration = z.object({
 });
 export type ExportedIntegration = z.infer<typeof ExportedIntegration>;
 
-/** The internal routes auth calls to export and import (one service, one part). */
+/** The internal routes the portability service calls to export and import (one service, one part). */
 export const thoughtsPortabilityContract = defineContract({
   exportThoughts: {
     method: 'GET',
     path: '/internal/export/thoughts',
     query: PageQuery,
     responses: { 200: ThoughtPage },
-    callers: ['auth'],
+    callers: ['portability'],
     summary: 'The next page of the user’s thoughts by id, with audio.',
   },
   importThoughts: {
     method: 'POST',
     path: '/internal/import/thoughts',
     body: ImportBatch(ImportedThought),
-    responses: { 200: ImportCounts },
-    callers: ['auth'],
-    summary: 'Adds thoughts, skipping any with the same content and time as one the user has.',
+    responses: { 200: ImportResults },
+    callers: ['portability'],
+    summary:
+      'Adds thoughts, skipping any with the same text, time and title as one the user has; a key already written answers imported.',
   },
 });
 
@@ -198,7 +295,7 @@ export const insightsPortabilityContract = defineContract({
     method: 'GET',
     path: '/internal/export/insights',
     responses: { 200: z.array(Insight) },
-    callers: ['auth'],
+    callers: ['portability'],
   },
 });
 
@@ -208,14 +305,14 @@ export const assistantPortabilityContract = defineContract({
     path: '/internal/export/conversations',
     query: PageQuery,
     responses: { 200: ConversationPage },
-    callers: ['auth'],
+    callers: ['portability'],
   },
   importConversations: {
     method: 'POST',
     path: '/internal/import/conversations',
-    body: ImportBatch(ImportedConversation),
-    responses: { 200: ImportCounts },
-    callers: ['auth'],
+    body: ImportBatch(ImportedConversationItem),
+    responses: { 200: ImportResults },
+    callers: ['portability'],
     summary: 'Adds conversations with their messages, skipping one with the same title and start.',
   },
 });
@@ -225,7 +322,7 @@ export const integrationsPortabilityContract = defineContract({
     method: 'GET',
     path: '/internal/export/integrations',
     responses: { 200: z.array(ExportedIntegration) },
-    callers: ['auth'],
+    callers: ['portability'],
     summary: 'Provider, type, settings and rules: never tokens.',
   },
 });

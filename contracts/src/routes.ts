@@ -2,14 +2,21 @@
  * Which service owns which public path prefix (ARCHITECTURE.md, "Services and what they own").
  * The gateway routes with this table; nothing else decides where a request goes.
  */
-export const SERVICE_NAMES = ['auth', 'thoughts', 'insights', 'assistant', 'integrations'] as const;
+export const SERVICE_NAMES = [
+  'auth',
+  'thoughts',
+  'insights',
+  'assistant',
+  'integrations',
+  'portability',
+] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 /** Path prefixes (matched on whole segments) and their owning service. */
 export const ROUTE_TABLE: ReadonlyArray<{ prefix: string; service: ServiceName }> = [
   { prefix: '/api/user-preferences', service: 'auth' },
   { prefix: '/api/user', service: 'auth' },
-  { prefix: '/api/account', service: 'auth' },
+  { prefix: '/api/account', service: 'portability' },
   { prefix: '/api/login', service: 'auth' },
   { prefix: '/api/register', service: 'auth' },
   { prefix: '/api/logout', service: 'auth' },

@@ -51,6 +51,10 @@ export const Tags = z
   });
 export type Tags = z.infer<typeof Tags>;
 
+/** How a thought's content is written (see `Thought.format`). */
+export const ThoughtFormat = z.enum(['text', 'markdown']);
+export type ThoughtFormat = z.infer<typeof ThoughtFormat>;
+
 /** A thought as the API returns it (content decrypted, voice marker already stripped). */
 export const Thought = z.object({
   id: Id,
@@ -65,6 +69,11 @@ export const Thought = z.object({
   category: StoredCategory,
   /** Whether audio is stored with it (the audio itself is never in list answers). */
   hasAudio: z.boolean(),
+  /**
+   * How the content is written: `text` as typed or said (shown as typed), `markdown` for notes
+   * imported from Markdown apps (shown rendered, without raw HTML).
+   */
+  format: ThoughtFormat,
 });
 export type Thought = z.infer<typeof Thought>;
 

@@ -23,12 +23,10 @@ import { writeError } from './answer';
 import { clientAddress, type TrustFunction } from './client-address';
 import { describeNow } from './datetime';
 import { COMPRESS_THRESHOLD_BYTES } from './encoding';
+import { bodyLimitOf, MAX_BODY_BYTES, tooLargeMessage } from './limits';
 import { createServiceProxy, type ServiceProxy } from './proxy';
 import { headerNames, securityHeaders } from './security-headers';
 import { pathOf, userOf } from './session';
-
-/** Largest request body the gateway lets through (a thought's audio, 10 MB, travels as base64). */
-export const MAX_BODY_BYTES = 15 * 1024 * 1024;
 
 export interface GatewayOptions {
   log: Logger;
@@ -79,7 +77,7 @@ export function createGateway(options: GatewayOptions): RequestListener {
         internalSecret: options.internalSecret,
         log,
         gatewayHeaders,
-        maxBodyBytes: MAX_BODY_BYTES,
+        maxBodyBytes: bodyLimitOf(name),
       }),
     ]),
   ) as Record<ServiceName, ServiceProxy>;
@@ -103,7 +101,8 @@ export function createGateway(options: GatewayOptions): RequestListener {
       writeError(res, head, known ?? internalError());
     };
     // A body announced over the limit is refused before anything else; the rest of it is discarded.
-    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return fail(payloadTooLarge());
+    if (Number(req.headers['content-length'] ?? 0) > bodyLimitOf(service))
+      return fail(payloadTooLarge(tooLargeMessage(bodyLimitOf(service))));
     userOf(options.sessions, log, { cookie: req.headers.cookie, path, requestId })
       .then((userId) =>
         proxies[service](req, res, { userId, requestId, clientIp: clientAddress(req, trust), head }),

@@ -11,6 +11,7 @@ import { AppError, badRequest, payloadTooLarge } from '@haven/kit/errors';
 import { createInternalTokenSigner } from '@haven/kit/internal-auth';
 import type { Logger } from '@haven/kit/logger';
 import { writeError } from './answer';
+import { tooLargeMessage } from './limits';
 import { compressor, isCompressible, answerEncoding, type Encoding } from './encoding';
 
 /** Headers about one connection, not the message (RFC 9110 §7.6.1): never passed on. */
@@ -147,7 +148,7 @@ export function createServiceProxy(options: ServiceProxyOptions): ServiceProxy {
       req.on('data', (chunk: Buffer) => {
         seen += chunk.length;
         if (seen > options.maxBodyBytes && !refusal) {
-          refusal = payloadTooLarge();
+          refusal = payloadTooLarge(tooLargeMessage(options.maxBodyBytes));
           req.unpipe(upstream);
           upstream.destroy();
         }

@@ -41,6 +41,7 @@ describe('gateway', () => {
         insights: unreachable,
         assistant: unreachable,
         integrations: unreachable,
+        portability: unreachable,
       },
       port: 0,
       host: '127.0.0.1',

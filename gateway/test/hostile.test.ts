@@ -43,6 +43,7 @@ describe('the gateway under hostile input', () => {
       insights: auth.url,
       assistant: auth.url,
       integrations: auth.url,
+      portability: auth.url,
     };
     const log = createLogger({ name: 'gateway', level: 'silent' });
     gateway = await startGateway({

@@ -4,11 +4,13 @@ import {
   thoughtsInternalContract,
 } from '@haven/contracts/internal';
 import { createLlm } from '@haven/kit/llm';
+import { createDuplicateKeys } from '@haven/kit/portability';
 import { repoPath } from '@haven/kit/paths';
 import type { ServiceDefinition } from '@haven/kit/service';
 import { userDeletionJob } from '@haven/kit/user-deletion';
 import { outbox } from './db/schema';
 import { createAssistant } from './domain/assistant';
+import { createPortability } from './domain/portability';
 import type { ReplySources } from './domain/reply';
 import { replyJob } from './jobs/reply.job';
 import { assistantRoutes, portabilityRoutes } from './routes/assistant.routes';
@@ -49,7 +51,17 @@ export const assistantService: ServiceDefinition = {
       log: deps.log,
     });
     return {
-      routes: [assistantRoutes(assistant), portabilityRoutes(assistant)],
+      routes: [
+        assistantRoutes(assistant),
+        portabilityRoutes(
+          createPortability({
+            db: deps.db,
+            uow: deps.uow,
+            cipher: deps.cipher,
+            keys: createDuplicateKeys(deps.config.DATA_ENCRYPTION_KEY, 'conversations'),
+          }),
+        ),
+      ],
       jobs: [replyJob(assistant), userDeletionJob('assistant', { uow: deps.uow, schema: 'assistant' })],
       reconcilers: [
         {

@@ -4,13 +4,7 @@ import { createRateLimiter } from '@haven/kit/rate-limit';
 import type { ServiceDefinition } from '@haven/kit/service';
 import { createSessionStore } from '@haven/kit/sessions';
 import { findUnsentMailIds } from './db/mail.repository';
-import { eq } from 'drizzle-orm';
-import { dataTransfers, outbox } from './db/schema';
-import { buildExport } from './domain/portability/export';
-import { createTransferFiles } from './domain/portability/files';
-import { runImport } from './domain/portability/import';
-import { createTransfers } from './domain/portability/transfers';
-import { portabilityRoutes } from './routes/portability.routes';
+import { outbox } from './db/schema';
 import { createAuth } from './domain/auth';
 import { createLoginThrottle } from './domain/login-throttle';
 import { mailSendJob } from './jobs/mail-send.job';
@@ -56,52 +50,11 @@ export const authService: ServiceDefinition = {
       prefix: config.REDIS_PREFIX,
       deviceKey: deriveKey(jwtSecret, 'login-device'),
     });
-    const files = createTransferFiles(config.DATA_DIR, config.DATA_ENCRYPTION_KEY);
-    const transfers = createTransfers({ db: deps.db, uow: deps.uow, files, log: deps.log });
-    const portability = { db: deps.db, internal: deps.internal, files, log: deps.log };
-    // Exports not downloaded within a day are deleted (checked every ten minutes).
-    const sweep = setInterval(
-      () =>
-        void transfers.removeExpired().catch((err: unknown) => deps.log.warn({ err }, 'export sweep failed')),
-      10 * 60_000,
-    );
-    sweep.unref();
     return {
-      routes: [
-        authRoutes(auth, limiter, throttle, config),
-        preferencesRoutes(auth),
-        internalRoutes(auth),
-        portabilityRoutes(transfers, limiter),
-      ],
-      async close() {
-        clearInterval(sweep);
-      },
+      routes: [authRoutes(auth, limiter, throttle, config), preferencesRoutes(auth), internalRoutes(auth)],
       jobs: [
         mailSendJob(auth),
         defineJob({ queue: 'user.deletion.report', handle: (report) => auth.recordDeletion(report) }),
-        defineJob({
-          queue: 'data.export',
-          concurrency: 1,
-          handle: ({ userId, transferId }) => buildExport(portability, userId, transferId),
-          onFailed: async ({ transferId }) => {
-            await deps.db
-              .update(dataTransfers)
-              .set({ status: 'failed' })
-              .where(eq(dataTransfers.id, transferId));
-            await files.remove(transferId);
-          },
-        }),
-        defineJob({
-          queue: 'data.import',
-          concurrency: 1,
-          handle: ({ userId, transferId }) => runImport(portability, userId, transferId),
-          onFailed: async ({ transferId }) => {
-            await deps.db
-              .update(dataTransfers)
-              .set({ status: 'failed' })
-              .where(eq(dataTransfers.id, transferId));
-          },
-        }),
       ],
       reconcilers: [
         {

@@ -82,6 +82,7 @@ export const ConfigSchema = z.object({
   INSIGHTS_URL: withDefault(url(['http:', 'https:']), 'http://127.0.0.1:4003'),
   ASSISTANT_URL: withDefault(url(['http:', 'https:']), 'http://127.0.0.1:4004'),
   INTEGRATIONS_URL: withDefault(url(['http:', 'https:']), 'http://127.0.0.1:4005'),
+  PORTABILITY_URL: withDefault(url(['http:', 'https:']), 'http://127.0.0.1:4006'),
   /**
    * Which hops in front of the gateway may set X-Forwarded-For (Express's `trust proxy`): unset
    * trusts none, so the client address is the socket's; `loopback`, a hop count, or addresses and
@@ -101,6 +102,8 @@ export const ConfigSchema = z.object({
   JOB_BACKOFF_MS: withDefault(z.coerce.number().int().min(1).max(3_600_000), '1000'),
   /** How long a worker that died mid-job keeps its job before another worker takes it over. */
   JOB_LOCK_MS: withDefault(z.coerce.number().int().min(500).max(600_000), '30000'),
+  /** How long one step of an import works before it queues the next behind other users' work. */
+  IMPORT_STEP_MS: withDefault(z.coerce.number().int().min(100).max(600_000), '3000'),
   /** How often each connected mail or calendar account is synced while its autoSync is on. */
   SYNC_INTERVAL_MS: withDefault(z.coerce.number().int().min(1000).max(86_400_000), '300000'),
   /** Run the service's queue workers in this process (a deployment may run them separately). */

@@ -16,6 +16,7 @@ export function serviceUrlsFrom(config: Config): Record<ServiceName, string> {
     insights: config.INSIGHTS_URL,
     assistant: config.ASSISTANT_URL,
     integrations: config.INTEGRATIONS_URL,
+    portability: config.PORTABILITY_URL,
   };
 }
 

@@ -20,6 +20,16 @@ export interface ReconcilerDefinition<Q extends QueueName = QueueName> {
   everyMs: number;
 }
 
+/**
+ * Periodic work that is not a queue's (a sweep, a clean-up): run once per interval across every
+ * process of the service, under the same Redis lock as reconcilers.
+ */
+export interface PeriodicTask {
+  name: string;
+  everyMs: number;
+  run(): Promise<void>;
+}
+
 export interface Reconcilers {
   /**
    * Runs every round once now, resolving with how many jobs were queued. `takeOver` (the default)
@@ -35,12 +45,18 @@ export interface Reconcilers {
  * not in Redis: a repeatable job stored in Redis would be lost with the very Redis it must recover from.
  */
 export function startReconcilers(
-  defs: ReconcilerDefinition[],
+  reconcilers: ReconcilerDefinition[],
   deps: { queues: QueueRegistry; redis: Redis; prefix: string; log: Logger },
+  tasks: PeriodicTask[] = [],
 ): Reconcilers {
   const timers: NodeJS.Timeout[] = [];
+  // A task is a round that queues nothing itself.
+  const defs: Array<ReconcilerDefinition | (PeriodicTask & { queue?: undefined })> = [
+    ...reconcilers,
+    ...tasks,
+  ];
 
-  async function round(def: ReconcilerDefinition): Promise<number> {
+  async function round(def: (typeof defs)[number]): Promise<number> {
     const lock = `${deps.prefix}:reconcile:${def.name}`;
     try {
       const got = await deps.redis.set(
@@ -51,6 +67,10 @@ export function startReconcilers(
         'NX',
       );
       if (got !== 'OK') return 0;
+      if (def.queue === undefined) {
+        await def.run();
+        return 0;
+      }
       const overdue = await def.findOverdue();
       for (const payload of overdue) await deps.queues.add(def.queue, payload as never);
       if (overdue.length > 0)

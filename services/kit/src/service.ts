@@ -17,7 +17,12 @@ import { createLogger, type Logger } from './logger';
 import { startOutboxRelay } from './outbox';
 import type { OutboxTable } from './outbox-table';
 import { assertJobRegistry, QueueRegistry, startWorkers, type JobDefinition, type WorkerSet } from './queue';
-import { startReconcilers, type ReconcilerDefinition, type Reconcilers } from './reconciler';
+import {
+  startReconcilers,
+  type PeriodicTask,
+  type ReconcilerDefinition,
+  type Reconcilers,
+} from './reconciler';
 import { checkEvictionPolicy, connectRedis, createRedis, type Redis } from './redis';
 import { createUnitOfWork, type UnitOfWork } from './unit-of-work';
 
@@ -41,6 +46,8 @@ export interface ServiceParts {
   jobs: JobDefinition[];
   /** Queries that find work whose job was lost, and queue it again (run where workers run). */
   reconcilers?: ReconcilerDefinition[];
+  /** Periodic work (sweeps, clean-ups): once per interval across replicas, where workers run. */
+  periodic?: PeriodicTask[];
   /** Runs when the service stops, before its connections close. */
   close?(): Promise<void>;
 }
@@ -128,8 +135,12 @@ export async function startService(def: ServiceDefinition, options: StartOptions
   const runWorkers = options.runWorkers ?? config.RUN_WORKERS;
   const workers = runWorkers && parts.jobs.length > 0 ? startWorkers(parts.jobs, connection, log) : undefined;
   const reconcilers =
-    runWorkers && parts.reconcilers?.length
-      ? startReconcilers(parts.reconcilers, { queues, redis, prefix: config.REDIS_PREFIX, log })
+    runWorkers && (parts.reconcilers?.length || parts.periodic?.length)
+      ? startReconcilers(
+          parts.reconcilers ?? [],
+          { queues, redis, prefix: config.REDIS_PREFIX, log },
+          parts.periodic,
+        )
       : undefined;
 
   const app = createServiceApp({

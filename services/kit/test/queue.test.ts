@@ -126,13 +126,11 @@ describe('queues and workers', () => {
         | 'thought.transcribe'
         | 'user.delete.thoughts',
     ) => defineJob({ queue, handle: async () => undefined });
-    const auth = [
-      handler('mail.send'),
-      handler('user.deletion.report'),
-      handler('data.export'),
-      handler('data.import'),
-    ];
+    const auth = [handler('mail.send'), handler('user.deletion.report')];
     expect(() => assertJobRegistry('auth', auth)).not.toThrow();
+    expect(() => assertJobRegistry('auth', [...auth, handler('data.export')])).toThrow(
+      'queue data.export is consumed by portability',
+    );
     expect(() => assertJobRegistry('auth', auth.slice(1))).toThrow(
       'The auth service cannot start: queue mail.send has no handler',
     );

@@ -1,4 +1,5 @@
 import { createLlm } from '@haven/kit/llm';
+import { createDuplicateKeys } from '@haven/kit/portability';
 import { repoPath } from '@haven/kit/paths';
 import type { ServiceDefinition } from '@haven/kit/service';
 import { userDeletionJob } from '@haven/kit/user-deletion';
@@ -19,11 +20,13 @@ export const thoughtsService: ServiceDefinition = {
   jsonLimit: '15mb',
   build(deps) {
     const tags = createTagSealer(deps.cipher, deps.config.DATA_ENCRYPTION_KEY);
+    const dedupeKeys = createDuplicateKeys(deps.config.DATA_ENCRYPTION_KEY, 'thoughts');
     const thoughts = createThoughts({
       db: deps.db,
       uow: deps.uow,
       cipher: deps.cipher,
       tags,
+      keys: dedupeKeys,
       llm: createLlm(deps.config),
       log: deps.log,
     });
@@ -37,7 +40,9 @@ export const thoughtsService: ServiceDefinition = {
       routes: [
         thoughtsRoutes(thoughts),
         internalRoutes(thoughts),
-        portabilityRoutes(createPortability({ db: deps.db, uow: deps.uow, cipher: deps.cipher, tags })),
+        portabilityRoutes(
+          createPortability({ db: deps.db, uow: deps.uow, cipher: deps.cipher, tags, keys: dedupeKeys }),
+        ),
       ],
       jobs: [transcribeJob(thoughts), userDeletionJob('thoughts', { uow: deps.uow, schema: 'thoughts' })],
       async close() {

@@ -27,10 +27,16 @@ export const conversations = assistantSchema.table(
     /** Set once a reply used the e-mail or calendar tools (the keyword badges are computed on read). */
     emailUsed: boolean('email_used').notNull().default(false),
     calendarUsed: boolean('calendar_used').notNull().default(false),
+    /** Set on imported conversations: the import's key for it, so a retried batch writes it once. */
+    importKey: text('import_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('conversations_user_updated_idx').on(t.userId, t.updatedAt)],
+  (t) => [
+    index('conversations_user_updated_idx').on(t.userId, t.updatedAt),
+    uniqueIndex('conversations_user_import_key').on(t.userId, t.importKey),
+    index('conversations_user_created_idx').on(t.userId, t.createdAt),
+  ],
 );
 
 /**

@@ -1,12 +1,4 @@
-import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import { audioDataParts } from '@haven/contracts/common';
-import type {
-  ConversationPage,
-  ImportCounts,
-  ImportedConversation,
-  PageQuery,
-} from '@haven/contracts/portability';
-import { conversations as conversationsTable, messages as messagesTable } from '../db/schema';
 import type {
   AssistantQueryBody,
   Conversation,
@@ -60,8 +52,9 @@ const UNANSWERED_AFTER_SECONDS = 60;
 /** What the user sees when every attempt at a reply failed, so the SPA stops waiting. */
 export const REPLY_FAILED = "Sorry, I couldn't write a reply this time. Please send your message again.";
 
-const titleContext = (userId: number) => `assistant.title:${userId}`;
-const contentContext = (userId: number) => `assistant.message:${userId}`;
+/** Encryption contexts: a value only decrypts as what it is, for its own owner. */
+export const titleContext = (userId: number) => `assistant.title:${userId}`;
+export const contentContext = (userId: number) => `assistant.message:${userId}`;
 const audioContext = (userId: number) => `assistant.audio:${userId}`;
 
 /**
@@ -131,91 +124,6 @@ export function createAssistant({ db, uow, cipher, llm, sources, log }: Assistan
     });
 
   return {
-    /** The next page of the user's conversations by id, each with its messages (the export). */
-    async exportPage(userId: number, { after, limit }: PageQuery): Promise<ConversationPage> {
-      const rows = await db
-        .select()
-        .from(conversationsTable)
-        .where(and(eq(conversationsTable.userId, userId), gt(conversationsTable.id, after)))
-        .orderBy(asc(conversationsTable.id))
-        .limit(limit + 1);
-      const page = rows.slice(0, limit);
-      const all = page.length
-        ? await db
-            .select()
-            .from(messagesTable)
-            .where(
-              and(
-                eq(messagesTable.userId, userId),
-                inArray(
-                  messagesTable.conversationId,
-                  page.map((c) => c.id),
-                ),
-              ),
-            )
-            .orderBy(asc(messagesTable.id))
-        : [];
-      return {
-        conversations: page.map((row) => ({
-          id: row.id,
-          title: title(row),
-          createdAt: row.createdAt.toISOString(),
-          updatedAt: row.updatedAt.toISOString(),
-          messages: all
-            .filter((m) => m.conversationId === row.id)
-            .map((m) => ({
-              type: m.type === 'assistant' ? ('assistant' as const) : ('user' as const),
-              content: cipher.decrypt(m.contentEnc, contentContext(userId)),
-              createdAt: m.createdAt.toISOString(),
-            })),
-        })),
-        next: rows.length > limit ? page.at(-1)!.id : null,
-      };
-    },
-
-    /**
-     * Adds imported conversations with their messages, as they were (an imported question is not
-     * answered again); one with the same title and start as one the user has is skipped.
-     */
-    async importBatch(userId: number, items: ImportedConversation[]): Promise<ImportCounts> {
-      const existing = await db
-        .select()
-        .from(conversationsTable)
-        .where(eq(conversationsTable.userId, userId));
-      const seen = new Set(existing.map((row) => `${row.createdAt.toISOString()}\u0000${title(row)}`));
-      let imported = 0;
-      await uow.run(async (tx) => {
-        for (const item of items) {
-          const key = `${new Date(item.createdAt).toISOString()}\u0000${item.title}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          const last = item.messages.at(-1)?.createdAt ?? item.createdAt;
-          const [row] = await tx
-            .insert(conversationsTable)
-            .values({
-              userId,
-              titleEnc: cipher.encrypt(item.title, titleContext(userId)),
-              createdAt: new Date(item.createdAt),
-              updatedAt: new Date(last),
-            })
-            .returning();
-          if (item.messages.length)
-            await tx.insert(messagesTable).values(
-              item.messages.map((m) => ({
-                conversationId: row!.id,
-                userId,
-                type: m.type,
-                contentEnc: cipher.encrypt(m.content, contentContext(userId)),
-                createdAt: new Date(m.createdAt),
-                metadata: { imported: true },
-              })),
-            );
-          imported++;
-        }
-      });
-      return { imported, skipped: items.length - imported };
-    },
-
     /** The user's conversations, most recently updated first, with what their cards show. */
     async list(userId: number): Promise<Conversation[]> {
       const rows = await listConversations(db, userId);

@@ -2,6 +2,7 @@ import { assistantContract } from '@haven/contracts/assistant';
 import { assistantPortabilityContract } from '@haven/contracts/portability';
 import { implement, reply } from '@haven/kit/http';
 import type { Assistant } from '../domain/assistant';
+import type { Portability } from '../domain/portability';
 
 export function assistantRoutes(assistant: Assistant) {
   return implement(assistantContract, {
@@ -19,10 +20,10 @@ export function assistantRoutes(assistant: Assistant) {
   });
 }
 
-/** The conversations part of the user's export and import (auth calls these). */
-export function portabilityRoutes(assistant: Assistant) {
+/** The conversations part of the user's export and import (the portability service calls these). */
+export function portabilityRoutes(portability: Portability) {
   return implement(assistantPortabilityContract, {
-    exportConversations: ({ userId, query }) => assistant.exportPage(userId, query),
-    importConversations: ({ userId, body }) => assistant.importBatch(userId, body.items),
+    exportConversations: ({ userId, query }) => portability.exportPage(userId, query),
+    importConversations: ({ userId, body }) => portability.importBatch(userId, body.items),
   });
 }

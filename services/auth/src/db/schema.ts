@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, integer, jsonb, pgSchema, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, integer, pgSchema, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { outboxTable } from '@haven/kit/outbox-table';
 
 /** Everything the auth service stores lives in its own Postgres schema; no other service reads it. */
@@ -100,27 +100,4 @@ export const accountDeletions = authSchema.table('account_deletions', {
     .array()
     .notNull()
     .default(sql`'{}'::text[]`),
-});
-
-/**
- * An export or import of a user's data. Its file (the zip) is kept encrypted under DATA_DIR with a
- * key of its own; an export's is deleted once downloaded, or after 24 hours.
- */
-export const dataTransfers = authSchema.table('data_transfers', {
-  id: text('id').primaryKey(),
-  userId: integer('user_id').notNull(),
-  kind: text('kind').notNull(),
-  status: text('status').notNull().default('queued'),
-  progress: integer('progress').notNull().default(0),
-  /** AES-256-GCM nonce and tag of the file. */
-  iv: text('iv'),
-  tag: text('tag'),
-  /** An import's counts and the problems it found, by file and line. */
-  result: jsonb('result').$type<{
-    imported: number;
-    skipped: number;
-    errors: Array<{ file: string; line?: number; message: string }>;
-  }>(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }),
 });

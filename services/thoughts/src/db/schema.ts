@@ -57,6 +57,14 @@ export const thoughts = thoughtsSchema.table(
      * save retried after its answer was lost finds the thought it made instead of making another.
      */
     clientKey: text('client_key'),
+    /** `text` (typed or said) or `markdown` (an imported note); see the contract's ThoughtFormat. */
+    format: text('format').notNull().default('text'),
+    /**
+     * A keyed hash (blind index) of the owner, the text, the instant and the title (imported notes),
+     * so an import finds duplicates with one indexed lookup instead of decrypting the user's
+     * thoughts. Set on every save; rows from before it are keyed the first time an import looks.
+     */
+    dedupeKey: text('dedupe_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -65,5 +73,6 @@ export const thoughts = thoughtsSchema.table(
     index('thoughts_user_date_idx').on(t.userId, t.date),
     index('thoughts_tag_index_idx').using('gin', t.tagIndex),
     uniqueIndex('thoughts_user_client_key').on(t.userId, t.clientKey),
+    index('thoughts_user_dedupe_key_idx').on(t.userId, t.dedupeKey),
   ],
 );

@@ -30,11 +30,12 @@ export const listColumns = {
   date: sql<string>`to_char(${thoughts.date} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
   localDate: thoughts.localDate,
   hasAudio: sql<boolean>`${thoughts.audioEnc} is not null`,
+  format: thoughts.format,
 };
 export type ThoughtRow = typeof thoughts.$inferSelect;
 export type ThoughtListRow = Omit<
   ThoughtRow,
-  'audioEnc' | 'audioMime' | 'createdAt' | 'updatedAt' | 'date' | 'tagIndex' | 'clientKey'
+  'audioEnc' | 'audioMime' | 'createdAt' | 'updatedAt' | 'date' | 'tagIndex' | 'clientKey' | 'dedupeKey'
 > & {
   date: string;
   hasAudio: boolean;
@@ -109,7 +110,9 @@ export async function updateOwned(
   db: DbOrTx,
   userId: number,
   id: number,
-  changes: Partial<Pick<NewThought, 'contentEnc' | 'category' | 'tagsEnc' | 'tagIndex' | 'legacyTags'>>,
+  changes: Partial<
+    Pick<NewThought, 'contentEnc' | 'category' | 'tagsEnc' | 'tagIndex' | 'legacyTags' | 'dedupeKey'>
+  >,
 ): Promise<ThoughtRow | undefined> {
   const [row] = await db
     .update(thoughts)

@@ -1,43 +1,66 @@
-import { and, asc, eq, gt, inArray } from 'drizzle-orm';
-import type { ImportCounts, ImportedThought, PageQuery, ThoughtPage } from '@haven/contracts/portability';
+import type { ImportResults, ImportedThought, PageQuery, ThoughtPage } from '@haven/contracts/portability';
 import type { FieldCipher } from '@haven/kit/crypto';
-import type { Db } from '@haven/kit/db';
 import { newEventId } from '@haven/kit/outbox';
+import { keysetPage, markNew, type DuplicateKeys } from '@haven/kit/portability';
+import type { Db } from '@haven/kit/db';
 import type { UnitOfWork } from '@haven/kit/unit-of-work';
-import { listColumns } from '../db/thoughts.repository';
-import { thoughts } from '../db/schema';
+import {
+  exportRows,
+  insertImported,
+  setDedupeKey,
+  unkeyedOnDays,
+  usedClientKeys,
+  usedDedupeKeys,
+} from '../db/portability.repository';
 import { audioContext, contentContext, presentThought, withoutVoiceMarker, withVoiceMarker } from './present';
 import type { TagSealer } from './tags';
 
-/** A thought's identity for de-duplication: the same text at the same instant. */
-const identity = (content: string, date: string) => `${new Date(date).toISOString()}\u0000${content.trim()}`;
+/**
+ * A thought's duplicate key: the same owner, text, instant and title (an imported note's; null for
+ * thoughts written in the app) are the same thought.
+ */
+export function thoughtKey(
+  keys: DuplicateKeys,
+  userId: number,
+  t: { content: string; date: string | Date; title?: string | null },
+) {
+  return keys(userId, [
+    new Date(t.date).toISOString(),
+    t.title ?? null,
+    withoutVoiceMarker(t.content).trim(),
+  ]);
+}
 
 /**
  * The thoughts part of an export (pages by id, with audio) and of an import (batches, de-duplicated
- * against what the user has, each imported thought announced to insights like a new one).
+ * by key against what the user has, each batch announced to insights once per day it touched).
  */
 export function createPortability({
   db,
   uow,
   cipher,
   tags,
+  keys,
 }: {
   db: Db;
   uow: UnitOfWork;
   cipher: FieldCipher;
   tags: TagSealer;
+  keys: DuplicateKeys;
 }) {
+  /** Keys the user's thoughts of these days saved before keys existed (once per thought, ever). */
+  async function keyOlderThoughts(userId: number, days: string[]) {
+    for (const row of await unkeyedOnDays(db, userId, days)) {
+      const content = cipher.decrypt(row.contentEnc, contentContext(userId));
+      await setDedupeKey(db, userId, row.id, thoughtKey(keys, userId, { content, date: row.date }));
+    }
+  }
+
   return {
     async exportPage(userId: number, { after, limit }: PageQuery): Promise<ThoughtPage> {
-      const rows = await db
-        .select({ ...listColumns, audioEnc: thoughts.audioEnc, audioMime: thoughts.audioMime })
-        .from(thoughts)
-        .where(and(eq(thoughts.userId, userId), gt(thoughts.id, after)))
-        .orderBy(asc(thoughts.id))
-        .limit(limit + 1);
-      const page = rows.slice(0, limit);
+      const page = keysetPage(await exportRows(db, userId, after, limit), limit);
       return {
-        thoughts: page.map((row) => ({
+        thoughts: page.items.map((row) => ({
           ...presentThought(row, cipher, tags),
           audio: row.audioEnc
             ? {
@@ -46,35 +69,38 @@ export function createPortability({
               }
             : null,
         })),
-        next: rows.length > limit ? page.at(-1)!.id : null,
+        next: page.next,
       };
     },
 
-    async importBatch(userId: number, items: ImportedThought[]): Promise<ImportCounts> {
-      if (items.length === 0) return { imported: 0, skipped: 0 };
-      const days = [...new Set(items.map((t) => t.localDate))];
-      const existing = await db
-        .select({ contentEnc: thoughts.contentEnc, date: listColumns.date })
-        .from(thoughts)
-        .where(and(eq(thoughts.userId, userId), inArray(thoughts.localDate, days)));
-      const seen = new Set(
-        existing.map((row) =>
-          identity(withoutVoiceMarker(cipher.decrypt(row.contentEnc, contentContext(userId))), row.date),
-        ),
+    /**
+     * Writes the batch's new thoughts. An item whose import key was written before (the same batch
+     * tried again after a crash) counts as imported; one the user already has is a duplicate.
+     */
+    async importBatch(userId: number, items: ImportedThought[]): Promise<ImportResults> {
+      if (items.length === 0) return { results: [] };
+      await keyOlderThoughts(userId, [...new Set(items.map((t) => t.localDate))]);
+      const clientKeys = items.map((t) => `import-${t.key}`);
+      const again = await usedClientKeys(db, userId, clientKeys);
+      const dedupe = items.map((t) => thoughtKey(keys, userId, t));
+      const pending = items.map((_, i) => i).filter((i) => !again.has(clientKeys[i]!));
+      const existing = await usedDedupeKeys(
+        db,
+        userId,
+        pending.map((i) => dedupe[i]!),
       );
-      const fresh = items.filter((item) => {
-        const key = identity(item.content, item.date);
-        if (seen.has(key)) return false;
-        seen.add(key);
-        return true;
-      });
-      if (fresh.length > 0)
+      const isNew = markNew(pending, (i) => dedupe[i]!, existing);
+      const write = pending.filter((_, n) => isNew[n]);
+      if (write.length > 0)
         await uow.run(async (tx, emit) => {
-          const rows = await tx
-            .insert(thoughts)
-            .values(
-              fresh.map((item) => ({
+          const rows = await insertImported(
+            tx,
+            write.map((i) => {
+              const item = items[i]!;
+              return {
                 userId,
+                clientKey: clientKeys[i]!,
+                dedupeKey: dedupe[i]!,
                 contentEnc: cipher.encrypt(
                   item.isVoice ? withVoiceMarker(item.content) : item.content,
                   contentContext(userId),
@@ -84,13 +110,14 @@ export function createPortability({
                   : null,
                 audioMime: item.audio?.mimeType ?? null,
                 isVoice: item.isVoice,
+                format: item.format,
                 category: item.category,
                 ...tags.seal(userId, item.tags),
                 date: new Date(item.date),
                 localDate: item.localDate,
-              })),
-            )
-            .returning({ id: thoughts.id, localDate: thoughts.localDate, updatedAt: thoughts.updatedAt });
+              };
+            }),
+          );
           // Insights go stale by day: one event per day the batch touched is enough.
           const byDay = new Map(rows.map((row) => [row.localDate, row]));
           for (const row of byDay.values())
@@ -103,8 +130,8 @@ export function createPortability({
               changedAt: row.updatedAt.toISOString(),
             });
         });
-      const imported = fresh.length;
-      return { imported, skipped: items.length - imported };
+      const duplicates = new Set(pending.filter((_, n) => !isNew[n]));
+      return { results: items.map((_, i) => (duplicates.has(i) ? 'duplicate' : 'imported')) };
     },
   };
 }

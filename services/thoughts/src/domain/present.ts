@@ -1,4 +1,4 @@
-import type { Thought } from '@haven/contracts/thoughts';
+import type { Thought, ThoughtFormat } from '@haven/contracts/thoughts';
 import type { StoredCategory } from '@haven/contracts/common';
 import type { FieldCipher } from '@haven/kit/crypto';
 import type { ThoughtListRow } from '../db/thoughts.repository';
@@ -25,5 +25,6 @@ export function presentThought(row: ThoughtListRow, cipher: FieldCipher, tags: T
     isVoice: row.isVoice,
     category: row.category as StoredCategory,
     hasAudio: row.hasAudio,
+    format: row.format as ThoughtFormat,
   };
 }

@@ -7,6 +7,7 @@ import type { Llm } from '@haven/kit/llm';
 import type { Logger } from '@haven/kit/logger';
 import { newEventId } from '@haven/kit/outbox';
 import { UnrecoverableError } from '@haven/kit/queue';
+import type { DuplicateKeys } from '@haven/kit/portability';
 import type { Emit, UnitOfWork } from '@haven/kit/unit-of-work';
 import {
   deleteOwned,
@@ -26,6 +27,7 @@ import {
 import { classifyEntry } from './classify';
 import { localDateOf } from './dates';
 import { audioContext, contentContext, presentThought, withoutVoiceMarker, withVoiceMarker } from './present';
+import { thoughtKey } from './portability';
 import type { TagSealer } from './tags';
 
 /** What the thoughts domain is built from, once, by the composition root. */
@@ -35,6 +37,8 @@ export interface ThoughtsDeps {
   cipher: FieldCipher;
   /** Encrypts tags and keeps their blind index (built from the same data key as `cipher`). */
   tags: TagSealer;
+  /** Duplicate keys, kept on every save so an import finds what the user has without decrypting. */
+  keys: DuplicateKeys;
   /** The configured model, or null: voice entries sent as audio only then keep their audio alone. */
   llm: Llm | null;
   log: Logger;
@@ -59,7 +63,7 @@ function thoughtChanged(emit: Emit, row: ThoughtRow, change: 'created' | 'update
  * so another user's id is simply not found. Writes and their `thought.changed` events go through
  * one unit of work.
  */
-export function createThoughts({ db, uow, cipher, tags, llm, log }: ThoughtsDeps) {
+export function createThoughts({ db, uow, cipher, tags, keys, llm, log }: ThoughtsDeps) {
   const present = (row: ThoughtRow) =>
     presentThought({ ...row, date: row.date.toISOString(), hasAudio: row.audioEnc !== null }, cipher, tags);
   const presentAll = (rows: ThoughtListRow[]) => rows.map((r) => presentThought(r, cipher, tags));
@@ -125,6 +129,7 @@ export function createThoughts({ db, uow, cipher, tags, llm, log }: ThoughtsDeps
         }
         const created = await insertThought(tx, {
           clientKey: body.clientKey ?? null,
+          dedupeKey: thoughtKey(keys, userId, { content: body.content, date: instant }),
           userId,
           contentEnc: cipher.encrypt(text, contentContext(userId)),
           audioEnc: audio
@@ -154,12 +159,15 @@ export function createThoughts({ db, uow, cipher, tags, llm, log }: ThoughtsDeps
         const existing = await findOwned(tx, userId, id);
         if (!existing) throw notFound(THOUGHT_NOT_FOUND);
         let contentEnc: string | undefined;
+        let dedupeKey: string | undefined;
         if (body.content !== undefined) {
           const text = existing.isVoice ? withVoiceMarker(withoutVoiceMarker(body.content)) : body.content;
           contentEnc = cipher.encrypt(text, contentContext(userId));
+          dedupeKey = thoughtKey(keys, userId, { content: text, date: existing.date });
         }
         const updated = await updateOwned(tx, userId, id, {
           contentEnc,
+          dedupeKey,
           category: body.category,
           ...(body.tags !== undefined ? tags.seal(userId, body.tags) : {}),
         });
@@ -205,6 +213,7 @@ export function createThoughts({ db, uow, cipher, tags, llm, log }: ThoughtsDeps
       await uow.run(async (tx, emit) => {
         const updated = await updateOwned(tx, userId, thoughtId, {
           contentEnc: cipher.encrypt(withVoiceMarker(text), contentContext(userId)),
+          dedupeKey: thoughtKey(keys, userId, { content: text, date: thought.date }),
         });
         if (updated) await thoughtChanged(emit, updated, 'updated');
       });

@@ -27,7 +27,7 @@ export function internalRoutes(thoughts: Thoughts) {
   });
 }
 
-/** The thoughts part of the user's export and import (auth calls these). */
+/** The thoughts part of the user's export and import (the portability service calls these). */
 export function portabilityRoutes(portability: Portability) {
   return implement(thoughtsPortabilityContract, {
     exportThoughts: ({ userId, query }) => portability.exportPage(userId, query),

@@ -5,13 +5,14 @@ import { hashPassword } from '@haven/auth/domain/secrets';
 import type { ExportProgress, ImportProgress } from '@haven/contracts/portability';
 import type { Thought } from '@haven/contracts/thoughts';
 import { until } from '@haven/kit/testing';
-import { startEveryService } from './support/stack';
-import { unzip, zipOf } from './support/zip';
+import { startEveryService } from '../../../test/support/stack';
+import { unzip, zipOf } from '../../../test/support/zip';
 
 describe('export and import', () => {
   let everything: Awaited<ReturnType<typeof startEveryService>>;
   let stack: Awaited<ReturnType<typeof startEveryService>>['stack'];
   let seq = 0;
+  let lastImport = '';
 
   beforeAll(async () => {
     everything = await startEveryService();
@@ -33,14 +34,19 @@ describe('export and import', () => {
       .returning();
     return row!.id;
   }
-  const auth = (userId: number, path: string, init: RequestInit = {}) =>
-    fetch(stack.get('auth').url + path, {
-      ...init,
-      headers: { ...stack.headers('auth', userId), ...(init.headers as Record<string, string>) },
-    });
+  /** A call as the gateway makes it, to the service that owns the path. */
+  const as =
+    (service: 'auth' | 'portability') =>
+    (userId: number, path: string, init: RequestInit = {}) =>
+      fetch(stack.get(service).url + path, {
+        ...init,
+        headers: { ...stack.headers(service, userId), ...(init.headers as Record<string, string>) },
+      });
+  const auth = as('auth');
+  const port = as('portability');
   const thoughtsOf = async (userId: number) =>
     ((await stack.call('thoughts', userId, 'GET', '/api/thoughts/all')).body as Thought[])
-      .map(({ content, date, localDate, category, tags, isVoice, hasAudio }) => ({
+      .map(({ content, date, localDate, category, tags, isVoice, hasAudio, format }) => ({
         content,
         date,
         localDate,
@@ -48,38 +54,40 @@ describe('export and import', () => {
         tags,
         isVoice,
         hasAudio,
+        format,
       }))
       .sort((a, b) => a.date.localeCompare(b.date));
 
   async function exportOf(userId: number): Promise<{ id: string; zip: Buffer }> {
-    const started = await auth(userId, '/api/account/export', { method: 'POST' });
+    const started = await port(userId, '/api/account/export', { method: 'POST' });
     expect(started.status).toBe(202);
     const { id } = (await started.json()) as { id: string };
     await until(
       async () =>
-        ((await (await auth(userId, `/api/account/export/${id}`)).json()) as ExportProgress).status ===
+        ((await (await port(userId, `/api/account/export/${id}`)).json()) as ExportProgress).status ===
         'ready',
       20_000,
       'export ready',
     );
-    const download = await auth(userId, `/api/account/export/${id}/download`);
+    const download = await port(userId, `/api/account/export/${id}/download`);
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toBe('application/zip');
     return { id, zip: Buffer.from(await download.arrayBuffer()) };
   }
 
   async function importOf(userId: number, zip: Buffer): Promise<ImportProgress> {
-    const started = await auth(userId, '/api/account/import', {
+    const started = await port(userId, '/api/account/import', {
       method: 'POST',
       headers: { 'content-type': 'application/zip' },
       body: new Uint8Array(zip),
     });
     expect(started.status).toBe(202);
     const { id } = (await started.json()) as { id: string };
+    lastImport = id;
     let progress: ImportProgress | undefined;
     await until(
       async () => {
-        progress = (await (await auth(userId, `/api/account/import/${id}`)).json()) as ImportProgress;
+        progress = (await (await port(userId, `/api/account/import/${id}`)).json()) as ImportProgress;
         return progress.status === 'done' || progress.status === 'failed';
       },
       20_000,
@@ -153,7 +161,7 @@ describe('export and import', () => {
         tags,
         isVoice,
       })),
-    ).toEqual(before.map(({ hasAudio: _h, ...t }) => t));
+    ).toEqual(before.map(({ hasAudio: _h, format: _f, ...t }) => t));
     const voice = exported.find((t) => t.isVoice)!;
     expect(files.get(voice.audioFile as string)!.toString()).toBe('fake audio bytes');
     expect(files.get('2025/03/2025-03-09.md')!.toString()).toMatch(
@@ -182,10 +190,10 @@ describe('export and import', () => {
     expect(files.has('insights.json')).toBe(true);
 
     // Once: the file is gone after the download. Never another user's.
-    expect((await auth(me, `/api/account/export/${id}/download`)).status).toBe(410);
+    expect((await port(me, `/api/account/export/${id}/download`)).status).toBe(410);
     const stranger = await newUser();
-    expect((await auth(stranger, `/api/account/export/${id}`)).status).toBe(404);
-    expect((await auth(stranger, `/api/account/export/${id}/download`)).status).toBe(404);
+    expect((await port(stranger, `/api/account/export/${id}`)).status).toBe(404);
+    expect((await port(stranger, `/api/account/export/${id}/download`)).status).toBe(404);
 
     // The account is deleted, registered again with the same address, and the zip imported into it:
     // the same thoughts, dates, categories and tags, the audio and the conversation.
@@ -213,16 +221,29 @@ describe('export and import', () => {
     expect(await thoughtsOf(me)).toEqual([]);
     const again = await newUser(n);
     const imported = await importOf(again, zip);
-    expect(imported).toMatchObject({ status: 'done', imported: 4, skipped: 0, errors: [] });
+    expect(imported).toMatchObject({
+      status: 'done',
+      format: 'haven',
+      imported: 3,
+      conversations: 1,
+      duplicates: 0,
+      failed: 0,
+      errors: [],
+    });
     expect(await thoughtsOf(again)).toEqual(before);
     const conversations = (await stack.call('assistant', again, 'GET', '/api/conversations')).body as Array<{
       title: string;
     }>;
     expect(conversations.map((c) => c.title)).toEqual(['Garden plans']);
     // Importing the same zip twice adds nothing.
-    expect(await importOf(again, zip)).toMatchObject({ status: 'done', imported: 0, skipped: 4 });
+    expect(await importOf(again, zip)).toMatchObject({
+      status: 'done',
+      imported: 0,
+      conversations: 0,
+      duplicates: 4,
+    });
     expect(await thoughtsOf(again)).toHaveLength(3);
-    expect((await auth(stranger, '/api/account/import/nope-nope-nope')).status).toBe(404);
+    expect((await port(stranger, '/api/account/import/nope-nope-nope')).status).toBe(404);
   });
 
   it('imports a folder of Markdown and text notes, naming a broken file by its line', async () => {
@@ -232,64 +253,77 @@ describe('export and import', () => {
       'journal/Walk.md':
         '---\ndate: 2025-02-01T07:30:00Z\ntags: [outdoors, morning]\ncategory: personal\n---\nSunrise over the hills.\n',
       'journal/broken.md': '---\ndate: 2025-01-01\ntags: [unclosed\n---\nThis must not be half-imported.\n',
-      'journal/bad-date.md': '---\ndate: someday\n---\nWhen?\n',
       'notes.txt': 'Plain text idea from a phone.',
+      'journal/photo.png': 'not really a png',
       '.obsidian/workspace.md': 'not a note',
       '__MACOSX/journal/._Walk.md': 'resource fork',
     });
     const result = await importOf(me, zip);
-    expect(result.status).toBe('done');
-    expect(result.imported).toBe(3);
-    expect(result.errors).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({
-          file: 'journal/broken.md',
-          line: expect.any(Number),
-          message: expect.stringContaining('not valid YAML'),
-        }),
-        expect.objectContaining({ file: 'journal/bad-date.md', line: 2, message: '"someday" is not a date' }),
-      ]),
-    );
+    expect(result).toMatchObject({ status: 'done', imported: 3, failed: 1, duplicates: 0 });
+    expect(result.skipped).toBeGreaterThanOrEqual(1);
+    expect(result.errors).toEqual([
+      expect.objectContaining({ file: 'journal/broken.md', line: expect.any(Number) }),
+    ]);
     const thoughts = await thoughtsOf(me);
     expect(thoughts).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
-          content: 'Long walk by the river. #health #gratitude',
+          content: expect.stringContaining('Long walk by the river. #health #gratitude'),
           localDate: '2025-03-09',
           tags: ['health', 'gratitude'],
+          format: 'markdown',
         }),
         expect.objectContaining({
-          content: 'Sunrise over the hills.',
+          content: expect.stringMatching(/^# Walk\n\nSunrise over the hills\.$/),
           date: '2025-02-01T07:30:00.000Z',
           tags: ['outdoors', 'morning'],
         }),
-        expect.objectContaining({ content: 'Plain text idea from a phone.', localDate: '2024-06-01' }),
+        expect.objectContaining({
+          content: expect.stringContaining('Plain text idea from a phone.'),
+          localDate: '2024-06-01',
+          format: 'text',
+        }),
       ]),
     );
     expect(thoughts.some((t) => t.content.includes('half-imported'))).toBe(false);
-    expect((await importOf(me, zip)).imported).toBe(0);
+    expect(await importOf(me, zip)).toMatchObject({ imported: 0, duplicates: 3 });
+
+    // The report names every file with what became of it.
+    const report = await port(me, `/api/account/import/${lastImport}/report`);
+    expect(report.status).toBe(200);
+    expect(report.headers.get('content-type')).toMatch(/^text\/csv/);
+    const csv = await report.text();
+    expect(csv.split('\n')[0]).toBe('file,outcome,line,reason');
+    expect(csv).toMatch(/^journal\/Walk\.md,duplicate,/m);
+    expect(csv).toMatch(/^journal\/photo\.png,skipped,/m);
+    expect(csv).toMatch(/^journal\/broken\.md,failed,\d+,/m);
   });
 
   it('refuses what is not a zip, and a zip without notes, clearly', async () => {
     const me = await newUser();
-    const wrongType = await auth(me, '/api/account/import', {
+    const wrongType = await port(me, '/api/account/import', {
       method: 'POST',
       headers: { 'content-type': 'text/plain' },
       body: 'hello',
     });
     expect(wrongType.status).toBe(415);
     expect(((await wrongType.json()) as { message: string }).message).toBe('Please choose a .zip file');
-    const notZip = await importOf(me, Buffer.from('definitely not a zip'));
-    expect(notZip).toMatchObject({
+    expect(await importOf(me, Buffer.from('definitely not a zip'))).toMatchObject({
       status: 'failed',
-      errors: [{ file: 'upload', message: 'The file is not a zip archive' }],
+      message: 'The file is not a zip archive',
+      imported: 0,
     });
     const empty = await importOf(me, await zipOf({ 'photo.jpg': 'jpeg' }));
-    expect(empty.errors[0]!.message).toBe('The zip holds no thoughts.json and no Markdown or text notes');
+    expect(empty).toMatchObject({ status: 'failed', message: expect.stringMatching(/no notes/) });
     const rows = await stack
-      .get('auth')
+      .get('thoughts')
       .deps.db.execute(sql`select count(*)::int as n from thoughts.thoughts where user_id = ${me}`);
     expect((rows as unknown as { rows: Array<{ n: number }> }).rows[0]!.n).toBe(0);
+    // Nothing of a failed upload stays stored.
+    const blobs = await stack
+      .get('portability')
+      .deps.db.execute(sql`select count(*)::int as n from portability.blobs where user_id = ${me}`);
+    expect((blobs as unknown as { rows: Array<{ n: number }> }).rows[0]!.n).toBe(0);
   });
 
   it('exports 10,000 thoughts page by page, the process growing by less than 150 MB', async () => {
@@ -298,6 +332,7 @@ describe('export and import', () => {
       const items = Array.from({ length: 500 }, (_, k) => {
         const date = new Date(Date.UTC(2024, 0, 1) + (i + k) * 93 * 60_000);
         return {
+          key: `seed-${i + k}-xxxxxx`,
           content: `Thought ${i + k}: a few lines about the day and plans for tomorrow.`,
           date: date.toISOString(),
           localDate: date.toISOString().slice(0, 10),
@@ -308,7 +343,7 @@ describe('export and import', () => {
       });
       const res = await fetch(`${stack.get('thoughts').url}/internal/import/thoughts`, {
         method: 'POST',
-        headers: { ...stack.headers('thoughts', me, 'auth'), 'content-type': 'application/json' },
+        headers: { ...stack.headers('thoughts', me, 'portability'), 'content-type': 'application/json' },
         body: JSON.stringify({ items }),
       });
       expect(res.status).toBe(200);

@@ -1,8 +1,6 @@
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { eq } from 'drizzle-orm';
 import { ZipFile } from 'yazl';
 import { thoughtsInternalContract } from '@haven/contracts/internal';
 import {
@@ -16,8 +14,8 @@ import {
 import type { Db } from '@haven/kit/db';
 import type { InternalClients } from '@haven/kit/internal-client';
 import type { Logger } from '@haven/kit/logger';
-import { dataTransfers } from '../../db/schema';
-import type { TransferFiles } from './files';
+import { findForStep, updateAtStep } from '../db/transfers.repository';
+import type { BlobStore } from './blob-store';
 import { conversationMarkdown, dayMarkdown, slug } from './markdown';
 
 /** How long an export waits to be downloaded. */
@@ -39,35 +37,37 @@ Import this zip on the Settings page of Haven to bring everything back.
 
 /**
  * Builds a user's export: each service gives its part through its internal API, page by page, and
- * the zip is streamed into its encrypted file as it is made, so even a large account is never held
- * in memory at once (one page of thoughts, one month of days).
+ * the zip is streamed into shared storage (encrypted chunks) as it is made, so even a large account
+ * is never held in memory at once (one page of thoughts, one month of days). Only the job of the
+ * transfer's current step builds; a step taken over by the reconciler starts afresh.
  */
 export async function buildExport(
-  deps: { db: Db; internal: InternalClients; files: TransferFiles; log: Logger },
-  userId: number,
-  transferId: string,
+  deps: { db: Db; internal: InternalClients; blobs: BlobStore; log: Logger },
+  { userId, transferId, step }: { userId: number; transferId: string; step: number },
 ): Promise<void> {
-  const { db, files } = deps;
+  const { db, blobs } = deps;
+  const row = await findForStep(db, transferId, userId, step);
+  if (!row || row.kind !== 'export' || (row.status !== 'queued' && row.status !== 'running')) return;
+  // A file an earlier, interrupted step began is not finished: start again.
+  if (row.blobId) await blobs.remove(row.blobId);
   const thoughts = deps.internal('thoughts', thoughtsPortabilityContract)(userId);
   const thoughtReads = deps.internal('thoughts', thoughtsInternalContract)(userId);
   const conversations = deps.internal('assistant', assistantPortabilityContract)(userId);
   const insights = deps.internal('insights', insightsPortabilityContract)(userId);
   const integrations = deps.internal('integrations', integrationsPortabilityContract)(userId);
-  const setProgress = (progress: number) =>
-    db
-      .update(dataTransfers)
-      .set({ progress: Math.min(99, Math.round(progress)) })
-      .where(eq(dataTransfers.id, transferId));
+  const setProgress = async (progress: number) => {
+    if (!(await updateAtStep(db, transferId, step, { progress: Math.min(99, Math.round(progress)) })))
+      throw new Error('The export was taken over by a later step');
+  };
 
-  await db
-    .update(dataTransfers)
-    .set({ status: 'running', progress: 0 })
-    .where(eq(dataTransfers.id, transferId));
+  const file = await blobs.writer(userId);
+  await updateAtStep(db, transferId, step, { status: 'running', progress: 0, blobId: file.id });
   const total = (await thoughtReads.stats({ query: { start: '0001-01-01', end: '9999-12-31' } })).body.count;
 
   const zip = new ZipFile();
-  const { iv, cipher } = files.encrypter(transferId);
-  const written = pipeline(zip.outputStream, cipher, createWriteStream(files.pathOf(transferId)));
+  const written = pipeline(zip.outputStream, file.stream);
+  // Awaited at the end; a failure half-way surfaces there (or the step's own error comes first).
+  written.catch(() => undefined);
 
   /** One entry, written with backpressure; resolves once the zip has taken all of it. */
   async function entry(
@@ -180,15 +180,10 @@ export async function buildExport(
   );
   zip.end();
   await written;
-  await db
-    .update(dataTransfers)
-    .set({
-      status: 'ready',
-      progress: 100,
-      iv,
-      tag: cipher.getAuthTag().toString('base64'),
-      expiresAt: new Date(Date.now() + EXPORT_TTL_MS),
-    })
-    .where(eq(dataTransfers.id, transferId));
+  await updateAtStep(db, transferId, step, {
+    status: 'ready',
+    progress: 100,
+    expiresAt: new Date(Date.now() + EXPORT_TTL_MS),
+  });
   deps.log.info({ transferId, thoughts: done }, 'export ready');
 }

@@ -1,7 +1,7 @@
 import { portabilityContract } from '@haven/contracts/portability';
 import { implement, reply } from '@haven/kit/http';
 import type { RateLimiter } from '@haven/kit/rate-limit';
-import type { Transfers } from '../domain/portability/transfers';
+import type { Transfers } from '../domain/transfers';
 
 const HOUR = 3600;
 
@@ -22,5 +22,9 @@ export function portabilityRoutes(transfers: Transfers, limiter: RateLimiter) {
       return reply(202, await transfers.startImport(userId, req));
     },
     importStatus: ({ userId, params }) => transfers.importStatus(userId, params.id),
+    importReport: async ({ userId, params, res }) => {
+      await transfers.report(userId, params.id, res);
+      return null;
+    },
   });
 }

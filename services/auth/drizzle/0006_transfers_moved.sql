@@ -1,0 +1,1 @@
+DROP TABLE "auth"."data_transfers" CASCADE;

@@ -1,0 +1,83 @@
+import TurndownService from 'turndown';
+import { IMPORT_LIMITS } from '@haven/contracts/portability';
+import type { FormatReader, ImportSource, ReadOptions, SourceEntry } from '../source';
+import { parseDateValue } from './dates';
+import { extensionOf, hiddenReason, notANote, relativeName, topFolder } from './entries';
+import { enexNotes, type EnexNote } from './enex';
+import { noteItems } from './note';
+import { resolveDate } from './note-date';
+import { finalTags, metaTags, textTags } from './tags';
+import { failed, skipped, walkEntries, type ItemBody } from './walk';
+
+const turndown = new TurndownService({
+  headingStyle: 'atx',
+  codeBlockStyle: 'fenced',
+  bulletListMarker: '-',
+  // A checkbox is an empty element, which turndown hands to this rather than to any rule.
+  blankReplacement: (_content, node) => {
+    if (node.nodeName === 'EN-TODO')
+      return (node as HTMLElement).getAttribute('checked') === 'true' ? '[x] ' : '[ ] ';
+    return (node as { isBlock?: boolean }).isBlock ? '\n\n' : '';
+  },
+});
+// Attachments are not imported; encrypted text cannot be read.
+turndown.remove((node) => ['EN-MEDIA', 'EN-CRYPT', 'SCRIPT', 'STYLE'].includes(node.nodeName));
+
+/** ENML (Evernote's XHTML) as Markdown. */
+export function enmlToMarkdown(enml: string): string {
+  const html = enml
+    .replace(/<\?xml[^>]*\?>/g, '')
+    .replace(/<!DOCTYPE[^>]*>/gi, '')
+    // ENML is XML: an HTML parser would read `<en-todo/>` as an opening tag wrapping what follows.
+    .replace(/<(en-todo|en-media|en-crypt)\b([^>]*?)\/>/gi, '<$1$2></$1>');
+  return turndown.turndown(html);
+}
+
+/** One note's thoughts, or why it has none. */
+function noteOf(note: EnexNote, n: number, file: SourceEntry, now: Date): ItemBody[] {
+  if (note.error) return failed(`Note ${n}: ${note.error.message}`, note.error.line);
+  const body = enmlToMarkdown(note.content);
+  const items = noteItems({
+    title: note.title || null,
+    body,
+    format: 'markdown',
+    date: resolveDate({
+      created: parseDateValue(note.created),
+      updated: parseDateValue(note.updated),
+      zipTime: file.time,
+      now,
+    }),
+    tags: finalTags(metaTags(note.tags), textTags(body, { indentedCode: true })),
+    category: 'personal',
+    titleIsContent: true,
+  });
+  return items.map((i) =>
+    i.kind === 'problem' ? { ...i, reason: `Note ${n}: ${i.reason}`, line: note.line } : i,
+  );
+}
+
+async function* notebook(source: ImportSource, file: SourceEntry, options: ReadOptions) {
+  let n = 0;
+  for await (const note of enexNotes(source.stream(file.name, IMPORT_LIMITS.dataFileBytes))) {
+    if ('error' in note && typeof note.error === 'string') {
+      yield* failed(note.error, note.line);
+      return;
+    }
+    n++;
+    yield* noteOf(note as EnexNote, n, file, options.now);
+  }
+  if (n === 0) yield* skipped('The notebook has no notes');
+}
+
+/** Evernote exports: one `.enex` per notebook, every note in it with its attachments inline. */
+export const evernoteReader: FormatReader = {
+  format: 'evernote',
+  read(source, options) {
+    const top = topFolder(source.entries);
+    return walkEntries(source, options, (entry) => {
+      const rel = relativeName(entry.name, top);
+      if (!hiddenReason(rel) && extensionOf(rel) === 'enex') return notebook(source, entry, options);
+      return skipped(notANote(rel));
+    });
+  },
+};

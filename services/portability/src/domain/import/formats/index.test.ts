@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import type { SourceEntry } from '../source';
+import { detectFormat } from './index';
+
+const entries = (...names: string[]): SourceEntry[] =>
+  names.map((name) => ({ name, size: 1, time: new Date(0) }));
+const formatOf = (...names: string[]) => detectFormat(entries(...names))?.format ?? null;
+
+describe('detectFormat', () => {
+  it.each([
+    [['README.txt', 'thoughts.json', 'audio/1.webm', '2024/01/2024-01-01.md'], 'haven'],
+    [['haven-export/thoughts.json', 'haven-export/conversations.json'], 'haven'],
+    [['logseq/config.edn', 'pages/contents.md'], 'logseq'],
+    [['journals/2021_02_26.md', 'assets/a.png'], 'logseq'],
+    [['.obsidian/app.json', 'Note.md', 'img.png'], 'obsidian'],
+    [
+      [
+        '8436cd9c58824ca58ed146d7bd519dfd.md',
+        '59e44f93f28242529fbbca804bdd25c5.md',
+        'resources/b1947d6f70314ab180b343e90f1b4660.jpg',
+      ],
+      'joplin',
+    ],
+    [['Journal.json', 'photos/abc.jpeg'], 'dayone'],
+    [['Takeout/Keep/Shopping.json', 'Takeout/Keep/Shopping.html', 'Takeout/archive_browser.html'], 'keep'],
+    [['Keep/Note.json', 'Keep/Labels.txt'], 'keep'],
+    [['My Notebook.enex'], 'evernote'],
+    [['a.md', 'b.txt', 'c.png'], 'notes'],
+    [['image.png', '.DS_Store', '__MACOSX/._a.md'], null],
+    [[], null],
+  ])('names %j as %s', (names, format) => expect(formatOf(...names)).toBe(format));
+
+  it('decides a zip of one top folder as its contents', () => {
+    for (const [names, format] of [
+      [['MyVault/.obsidian/app.json', 'MyVault/Note.md'], 'obsidian'],
+      [['graph/journals/2021_02_26.md', 'graph/pages/a.md', '__MACOSX/graph/._a.md'], 'logseq'],
+      [['export/Journal.json', 'export/photos/a.jpeg'], 'dayone'],
+      [['Notes/x.md'], 'notes'],
+    ] as const)
+      expect(formatOf(...names)).toBe(format);
+  });
+});

@@ -1,0 +1,45 @@
+import type { FormatReader, SourceEntry } from '../source';
+import { dayOneReader } from './dayone-reader';
+import { extensionOf, hiddenReason, noteKind, relativeName, topFolder } from './entries';
+import { evernoteReader } from './evernote-reader';
+import { havenReader } from './haven-reader';
+import { JOPLIN_ID } from './joplin-raw';
+import { joplinReader } from './joplin-reader';
+import { keepReader } from './keep-reader';
+import { logseqReader } from './logseq-reader';
+import { notesReader } from './notes-reader';
+
+/**
+ * Which app made the zip, from its entry names alone (nothing is read to decide): this product's
+ * own export, a Logseq graph, an Obsidian vault, a Joplin RAW export, a Day One journal, Google
+ * Keep, Evernote, else a folder of notes; null when it holds nothing to import. A zip of one top
+ * folder (`MyVault/…`) is decided as its contents would be.
+ */
+export function detectFormat(entries: readonly SourceEntry[]): FormatReader | null {
+  const top = topFolder(entries);
+  const names = entries.map((e) => relativeName(e.name, top)).filter((n) => !n.startsWith('__MACOSX/'));
+  const any = (pattern: RegExp) => names.some((n) => pattern.test(n));
+  const visible = names.filter((n) => !hiddenReason(n));
+  const notes = visible.filter((n) => noteKind(n) !== null);
+
+  if (entries.some((e) => /^(?:[^/]+\/)?thoughts\.json$/.test(e.name))) return havenReader;
+  if (
+    names.includes('logseq/config.edn') ||
+    notes.some((n) => /^journals\/\d{4}[-_.]\d{2}[-_.]\d{2}\.md$/.test(n)) ||
+    (notes.some((n) => n.startsWith('pages/')) && any(/^journals\//))
+  )
+    return logseqReader;
+  if (any(/^\.obsidian\//)) return notesReader('obsidian');
+  if (
+    notes.length > 0 &&
+    notes.filter((n) => !n.includes('/') && JOPLIN_ID.test(n)).length * 2 > notes.length
+  )
+    return joplinReader;
+  if (entries.some((e) => /^(?:[^/]+\/)?(?:Takeout\/)?Keep\/[^/]+\.json$/.test(e.name))) return keepReader;
+  if (visible.some((n) => extensionOf(n) === 'enex')) return evernoteReader;
+  // Day One: journal JSON files at the root (its media sit in photos/, audios/, …), no notes.
+  if (notes.length === 0 && visible.some((n) => !n.includes('/') && extensionOf(n) === 'json'))
+    return dayOneReader;
+  if (notes.length > 0) return notesReader('notes');
+  return null;
+}

@@ -1,0 +1,98 @@
+import type { Readable } from 'node:stream';
+import type { ImportFormat, ImportOutcome, ImportedConversation } from '@haven/contracts/portability';
+import type { StoredCategory } from '@haven/contracts/common';
+import type { ThoughtFormat } from '@haven/contracts/thoughts';
+
+/**
+ * The meeting point of the zip reader (the orchestrator's side: limits, storage, resumption) and the
+ * format readers (one per app people leave with). Format readers never see storage or the database:
+ * they read entries through an `ImportSource` and yield `ImportItem`s in a deterministic order.
+ */
+
+/** One file of the uploaded zip (directories are left out; names were checked safe already). */
+export interface SourceEntry {
+  /** Path inside the zip, `/`-separated, never absolute, never with `..`. */
+  name: string;
+  /** Uncompressed size as the zip declares it (reads are capped by real bytes all the same). */
+  size: number;
+  /** The file's modification time as stored in the zip. */
+  time: Date;
+}
+
+/** Read access to the zip's entries, every read capped by its uncompressed size. */
+export interface ImportSource {
+  /** Every file entry, in the zip's order; `entries[i]` is entry index `i`. */
+  readonly entries: readonly SourceEntry[];
+  /**
+   * The whole entry. Past `max` uncompressed bytes it throws an `ImportLimitError` naming the file
+   * and the limit (the whole import then fails with that message and imports nothing).
+   */
+  read(name: string, max: number): Promise<Buffer>;
+  /** The entry as a stream that errors with an `ImportLimitError` past `max` bytes. */
+  stream(name: string, max: number): Readable;
+}
+
+/** A limit of the import was passed: the whole import fails with this message, nothing imported. */
+export class ImportLimitError extends Error {
+  override name = 'ImportLimitError';
+}
+
+/** A thought made from a note, as a format reader gives it. */
+export interface NoteThought {
+  /** The text as it will be stored, title visible at its top (≤ the thought limit, 10,000 chars). */
+  content: string;
+  /** The note's title (front matter `title`, first heading, else the file name), or null. */
+  title: string | null;
+  /** ISO instant with `Z`. */
+  date: string;
+  /** The calendar day written in the note's own date (notes carry no zone), `YYYY-MM-DD`. */
+  localDate: string;
+  category: StoredCategory;
+  /** At most 20 tags of at most 40 characters, first spelling of each (case-insensitive) kept. */
+  tags: string[];
+  isVoice: boolean;
+  format: ThoughtFormat;
+}
+
+/** Where a thought's date came from. */
+export type DateSource = 'metadata' | 'file-name' | 'zip-time' | 'import-day';
+
+/** Position of an item: the entry it came from and its ordinal among that entry's items. */
+export interface ItemPosition {
+  entry: number;
+  item: number;
+}
+
+export type ImportItem = { at: ItemPosition; file: string } & (
+  | {
+      kind: 'thought';
+      thought: NoteThought;
+      dateSource: DateSource;
+      /** Set on the parts of a note too long for one thought. */
+      part?: { n: number; of: number };
+      /** A Haven export's audio file for this thought (an entry name), read by the orchestrator. */
+      audioFile?: string | null;
+    }
+  | { kind: 'conversation'; conversation: ImportedConversation }
+  | {
+      /** A file (or journal entry) that yields nothing: not a note, empty, or malformed. */
+      kind: 'problem';
+      outcome: Extract<ImportOutcome, 'skipped' | 'failed'>;
+      line?: number;
+      reason: string;
+    }
+);
+
+export interface ReadOptions {
+  /** The import's own time: the date of notes that have none at all ("import day"). */
+  now: Date;
+  /** Start at this position: entries before `entry` are not read at all. */
+  resume?: ItemPosition;
+}
+
+/** A format: how to recognise it from the entry names, and how to read its items. */
+export interface FormatReader {
+  format: ImportFormat;
+  /** Items in a deterministic order (same zip, same order), each with its position. */
+  read(source: ImportSource, options: ReadOptions): AsyncIterable<ImportItem>;
+}

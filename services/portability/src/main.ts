@@ -1,0 +1,4 @@
+import { runMain } from '@haven/kit/service';
+import { portabilityService } from './service';
+
+void runMain(portabilityService);

@@ -1,0 +1,58 @@
+import { repoPath } from '@haven/kit/paths';
+import { createRateLimiter } from '@haven/kit/rate-limit';
+import type { ServiceDefinition } from '@haven/kit/service';
+import { userDeletionJob } from '@haven/kit/user-deletion';
+import { outbox } from './db/schema';
+import { createBlobStore } from './domain/blob-store';
+import { createPortability } from './domain/portability';
+import { createTransfers } from './domain/transfers';
+import { exportJob } from './jobs/export.job';
+import { importJob } from './jobs/import.job';
+import { portabilityRoutes } from './routes/portability.routes';
+
+/**
+ * The portability service's composition root: exports and imports of a user's data, and the only
+ * caller of the other services' export and import routes. Its files live in the database (shared
+ * by every replica), so it holds nothing on its own disk.
+ */
+export const portabilityService: ServiceDefinition = {
+  name: 'portability',
+  migrationsFolder: repoPath('services', 'portability', 'drizzle'),
+  outboxTable: outbox,
+  build(deps) {
+    const blobs = createBlobStore({ db: deps.db, cipher: deps.cipher });
+    const transfers = createTransfers({ db: deps.db, uow: deps.uow, blobs, cipher: deps.cipher });
+    const portability = createPortability({
+      db: deps.db,
+      uow: deps.uow,
+      blobs,
+      cipher: deps.cipher,
+      internal: deps.internal,
+      log: deps.log,
+      stepMs: deps.config.IMPORT_STEP_MS,
+    });
+    return {
+      routes: [portabilityRoutes(transfers, createRateLimiter(deps.redis, deps.config.REDIS_PREFIX))],
+      jobs: [
+        exportJob(portability),
+        importJob(portability),
+        userDeletionJob('portability', { uow: deps.uow, schema: 'portability' }),
+      ],
+      reconcilers: [
+        {
+          name: 'portability-stalled-exports',
+          queue: 'data.export',
+          everyMs: 60_000,
+          findOverdue: () => portability.stalled('export'),
+        },
+        {
+          name: 'portability-stalled-imports',
+          queue: 'data.import',
+          everyMs: 60_000,
+          findOverdue: () => portability.stalled('import'),
+        },
+      ],
+      periodic: [{ name: 'portability-sweep', everyMs: 10 * 60_000, run: () => portability.sweep() }],
+    };
+  },
+};
