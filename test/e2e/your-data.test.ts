@@ -46,8 +46,9 @@ describe('your data in Chromium at 390×844', () => {
       await page
         .getByLabel('Zip file to import')
         .setInputFiles({ name: 'notes.zip', mimeType: 'application/zip', buffer: notes });
-      await page.getByText('1 imported, 0 already there.').first().waitFor();
-      await page.getByText(/notes\/broken\.md, line \d+: The front matter is not valid YAML/).waitFor();
+      await page.getByText('Imported 1 note, 1 failed.').first().waitFor();
+      await page.getByText(/notes\/broken\.md, line \d+: The front matter/).waitFor();
+      await page.getByRole('link', { name: /Download report/ }).waitFor();
       await page.screenshot({ path: shotPath('your-data') });
     } finally {
       await context.close();

@@ -3,6 +3,7 @@ import type { Thought } from '@haven/contracts/thoughts';
 import { Mic } from 'lucide-react';
 import { useId } from 'react';
 
+import { Markdown } from '@/components/markdown/markdown';
 import { CATEGORY_LABELS } from '@/components/thoughts/thought-categories';
 import { formatShortDay, formatTimeOfDay } from '@/components/thoughts/thought-format';
 import { Badge } from '@/components/ui/badge';
@@ -19,7 +20,8 @@ interface ThoughtCardProps {
 
 /**
  * One thought as a tappable card. Its accessible name is the content (or 'Transcribing…'); time,
- * category, voice and tags are its description, so the whole card stays one button.
+ * category, voice and tags are its description, so the whole card stays one button. Typed thoughts
+ * show as typed; imported Markdown notes are rendered (see `Markdown`'s `preview`).
  */
 export function ThoughtCard({ thought, onOpen, showDate = false }: ThoughtCardProps) {
   const id = useId();
@@ -27,6 +29,7 @@ export function ThoughtCard({ thought, onOpen, showDate = false }: ThoughtCardPr
   const when = showDate ? `${formatShortDay(thought.localDate)} · ${time}` : time;
   const category = CATEGORY_LABELS[displayCategory(thought.category)];
   const transcribing = thought.content.trim() === '';
+  const markdown = thought.format === 'markdown' && !transcribing;
 
   return (
     <button
@@ -50,15 +53,22 @@ export function ThoughtCard({ thought, onOpen, showDate = false }: ThoughtCardPr
         <span className="sr-only">, </span>
         <Badge className="ml-auto">{category}</Badge>
       </span>
-      <span
-        id={`${id}-content`}
-        className={cn(
-          'line-clamp-4 text-[15px] leading-relaxed break-words whitespace-pre-line',
-          transcribing && 'text-muted-foreground italic',
-        )}
-      >
-        {transcribing ? TRANSCRIBING : thought.content}
-      </span>
+      {markdown ? (
+        // A note's headings and lists take lines of their own, so it shows a little more before clamping.
+        <div id={`${id}-content`} className="line-clamp-6 w-full text-[15px] leading-relaxed">
+          <Markdown text={thought.content} variant="preview" />
+        </div>
+      ) : (
+        <span
+          id={`${id}-content`}
+          className={cn(
+            'line-clamp-4 text-[15px] leading-relaxed break-words whitespace-pre-line',
+            transcribing && 'text-muted-foreground italic',
+          )}
+        >
+          {transcribing ? TRANSCRIBING : thought.content}
+        </span>
+      )}
       {thought.tags.length > 0 && (
         <span id={`${id}-tags`} className="flex flex-wrap gap-1.5">
           <span className="sr-only">Tags: {thought.tags.join(', ')}</span>

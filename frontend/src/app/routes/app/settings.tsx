@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { PageHeader } from '@/components/layouts/page-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { AccountCard } from '@/features/auth/components/account-card';
-import { YourDataCard } from '@/features/auth/components/your-data-card';
+import { DeleteAccount } from '@/features/auth/components/delete-account';
+import { YourDataCard } from '@/features/portability/components/your-data-card';
 import { NotificationSettings } from '@/features/settings/components/notification-settings';
 import { PrivacySettings } from '@/features/settings/components/privacy-settings';
 import { ThemeSettings } from '@/features/settings/components/theme-settings';
@@ -25,7 +26,10 @@ export function SettingsRoute() {
         </TabsList>
         <TabsContent value="privacy" className="flex flex-col gap-4">
           <PrivacySettings />
-          <YourDataCard />
+          {/* One card from two features: export and import (portability), then deleting it all (auth). */}
+          <YourDataCard>
+            <DeleteAccount />
+          </YourDataCard>
         </TabsContent>
         <TabsContent value="notifications">
           <NotificationSettings />

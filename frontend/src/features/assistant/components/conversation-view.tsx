@@ -5,6 +5,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router-dom';
 
 import { SaveToNotionButton } from '@/components/actions/save-to-notion';
+import { Markdown } from '@/components/markdown/markdown';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
@@ -16,7 +17,6 @@ import { useConversation } from '../api/get-conversation';
 import { replied, useMessages } from '../api/get-messages';
 import { useSendMessage } from '../api/send-message';
 import { DraftEmailDialog } from './draft-email-dialog';
-import { Markdown } from './markdown';
 import { timeOf } from './relative-time';
 
 function Bubble({ message, onDraft }: { message: Message; onDraft: (draft: EmailDraft) => void }) {

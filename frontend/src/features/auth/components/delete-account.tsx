@@ -47,7 +47,7 @@ export function DeleteAccount() {
         Deleting your account removes your thoughts, insights, conversations and connected accounts from every
         part of Haven. This cannot be undone.
       </p>
-      <Button variant="destructive" className="w-full" onClick={() => setOpen(true)}>
+      <Button variant="destructive" className="h-11 w-full sm:h-10" onClick={() => setOpen(true)}>
         <Trash2 aria-hidden="true" />
         Delete account
       </Button>

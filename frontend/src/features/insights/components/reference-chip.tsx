@@ -2,6 +2,7 @@ import type { Thought } from '@haven/contracts/thoughts';
 import { displayCategory } from '@haven/contracts/common';
 import { useState } from 'react';
 
+import { Markdown } from '@/components/markdown/markdown';
 import { CATEGORY_LABELS } from '@/components/thoughts/thought-categories';
 import { formatLongDate } from '@/lib/format-date';
 import { Badge } from '@/components/ui/badge';
@@ -45,7 +46,11 @@ export function ReferenceChip({ n, thought }: { n: number; thought: Thought | un
               {formatLongDate(new Date(thought.date))} · {CATEGORY_LABELS[displayCategory(thought.category)]}
             </DialogDescription>
           </DialogHeader>
-          <p className="whitespace-pre-wrap break-words text-sm leading-relaxed">{thought.content}</p>
+          {thought.format === 'markdown' ? (
+            <Markdown text={thought.content} variant="note" className="text-sm leading-relaxed" />
+          ) : (
+            <p className="whitespace-pre-wrap break-words text-sm leading-relaxed">{thought.content}</p>
+          )}
           {thought.tags.length > 0 && (
             <div className="flex flex-wrap gap-1.5">
               {thought.tags.map((tag) => (

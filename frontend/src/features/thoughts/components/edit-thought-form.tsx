@@ -1,5 +1,5 @@
 import { MAX_CONTENT_LENGTH, type Thought } from '@haven/contracts/thoughts';
-import { Trash2 } from 'lucide-react';
+import { Eye, PenLine, Trash2 } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 
 import { useDeleteThought } from '@/features/thoughts/api/delete-thought';
@@ -8,12 +8,14 @@ import { TagEditor } from '@/features/thoughts/components/tag-editor';
 import { CATEGORY_OPTIONS } from '@/components/thoughts/thought-categories';
 import { changesOf, draftOf, type ThoughtDraft } from '@/features/thoughts/lib/thought-changes';
 import { formatShortDay, formatTimeOfDay } from '@/components/thoughts/thought-format';
+import { Markdown } from '@/components/markdown/markdown';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { DialogClose, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { PendingButton } from '@/components/ui/pending-button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Textarea } from '@/components/ui/textarea';
+import { Toggle } from '@/components/ui/toggle';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api';
 
@@ -22,10 +24,16 @@ interface EditThoughtFormProps {
   onClose: () => void;
 }
 
-/** Category, text and tags of one thought; Save sends only what changed, Delete asks first. */
+/**
+ * Category, text and tags of one thought; Save sends only what changed, Delete asks first. A Markdown
+ * note (imported) opens as a rendered preview with an 'Edit text' switch to its Markdown.
+ */
 export function EditThoughtForm({ thought, onClose }: EditThoughtFormProps) {
   const [draft, setDraft] = useState<ThoughtDraft>(() => draftOf(thought));
   const [confirming, setConfirming] = useState(false);
+  // An imported Markdown note opens rendered, to read; its text is one tap away.
+  const markdown = thought.format === 'markdown';
+  const [reading, setReading] = useState(markdown);
   const update = useUpdateThought({
     mutationConfig: {
       onSuccess: () => {
@@ -93,15 +101,35 @@ export function EditThoughtForm({ thought, onClose }: EditThoughtFormProps) {
         ))}
       </Tabs>
 
-      <Textarea
-        value={draft.content}
-        onChange={(event) => setDraft((d) => ({ ...d, content: event.target.value }))}
-        aria-label="Edit your thought..."
-        placeholder="Edit your thought..."
-        rows={5}
-        maxLength={MAX_CONTENT_LENGTH}
-        disabled={busy}
-      />
+      {markdown && (
+        <div role="group" aria-label="Note view" className="grid grid-cols-2 gap-1 rounded-xl bg-muted p-1">
+          <Toggle variant="segment" pressed={reading} onClick={() => setReading(true)}>
+            <Eye aria-hidden="true" />
+            Preview
+          </Toggle>
+          <Toggle variant="segment" pressed={!reading} onClick={() => setReading(false)}>
+            <PenLine aria-hidden="true" />
+            Edit text
+          </Toggle>
+        </div>
+      )}
+      {markdown && reading ? (
+        <Markdown
+          text={draft.content}
+          variant="note"
+          className="max-h-[45vh] overflow-y-auto rounded-lg border bg-card px-3 py-2 text-[15px] leading-relaxed"
+        />
+      ) : (
+        <Textarea
+          value={draft.content}
+          onChange={(event) => setDraft((d) => ({ ...d, content: event.target.value }))}
+          aria-label="Edit your thought..."
+          placeholder="Edit your thought..."
+          rows={markdown ? 10 : 5}
+          maxLength={MAX_CONTENT_LENGTH}
+          disabled={busy}
+        />
+      )}
 
       <TagEditor tags={draft.tags} onChange={(tags) => setDraft((d) => ({ ...d, tags }))} disabled={busy} />
 
