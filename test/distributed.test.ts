@@ -1,143 +1,272 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createWriteStream } from 'node:fs';
 import path from 'node:path';
-import jwt from 'jsonwebtoken';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVICE_NAMES, SESSION_COOKIE } from '@haven/contracts/routes';
-import { createScratchDatabase, freePort } from '@haven/kit/testing';
-import { connectRedis, createRedis } from '@haven/kit/redis';
-import { createSessionStore } from '@haven/kit/sessions';
+import type { ExportProgress, ImportProgress } from '@haven/contracts/portability';
+import { SERVICE_NAMES, type ServiceName } from '@haven/contracts/routes';
+import type { Message } from '@haven/contracts/assistant';
+import type { Insight } from '@haven/contracts/insights';
+import type { Thought } from '@haven/contracts/thoughts';
+import { loadConfig } from '@haven/kit/config';
+import { createScratchDatabase, freePort, internalHeaders, sessionCookie, until } from '@haven/kit/testing';
+import { startRoundRobin } from './support/round-robin';
+import { zipOf } from './support/zip';
 
 const root = path.join(import.meta.dirname, '..');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Five processes each opening an embedded database take about 20 s together on two cores. */
-async function waitReady(url: string, child: ChildProcess, output: () => string) {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}: ${output()}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
+interface Proc {
+  name: string;
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+/** Waits until a process answers `path`, failing with its output if it exits first. */
+async function waitReady(proc: Proc, p = '/readyz') {
+  for (let i = 0; i < 1200; i++) {
+    if (proc.child.exitCode !== null)
+      throw new Error(`${proc.name} exited with ${proc.child.exitCode}: ${proc.output()}`);
+    if (
+      await fetch(proc.url + p).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    await sleep(100);
   }
-  throw new Error(`${url} never became ready: ${output()}`);
+  throw new Error(`${proc.name} never became ready: ${proc.output()}`);
 }
 
 /**
- * The image's entry point (docker/entrypoint.sh) run straight on this machine, one process per
- * service plus the gateway, as `docker compose up` would run them.
+ * The image's entry point (docker/entrypoint.sh) run straight on this machine the way the compose
+ * stack or Kubernetes runs it: two processes of every service behind a round-robin address each (as
+ * Docker's DNS spreads them), a separate worker-only insights process, and the gateway; one shared
+ * PostgreSQL and Redis. Every service reaches the others through those addresses too.
  */
-describe('distributed mode: each entry point as its own process', () => {
-  const children: ChildProcess[] = [];
-  const dataDirs: string[] = [];
+describe.skipIf(!process.env.DATABASE_URL)('distributed mode: two replicas of every service', () => {
+  const procs: Proc[] = [];
+  const proxies: Array<Awaited<ReturnType<typeof startRoundRobin>>> = [];
+  const replicas = {} as Record<ServiceName, Proc[]>;
   let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
-  let gatewayUrl = '';
+  let gateway: Proc;
+  let cookie = '';
+  const userId = 5;
   const env: Record<string, string> = {
     JWT_SECRET: randomBytes(32).toString('hex'),
     INTERNAL_SECRET: randomBytes(32).toString('hex'),
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_PREFIX: `d${randomBytes(4).toString('hex')}`,
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.DISTRIBUTED_LOGS ? 'info' : 'warn',
     HOST: '127.0.0.1',
+    // A killed replica's job is taken over within seconds; imports run in short steps.
+    JOB_LOCK_MS: '2000',
+    IMPORT_STEP_MS: '200',
   };
 
-  function run(service: string, extra: Record<string, string>) {
+  async function run(service: string, name: string, extra: Record<string, string> = {}): Promise<Proc> {
+    const port = await freePort();
     let output = '';
     const child = spawn(path.join(root, 'docker', 'entrypoint.sh'), [], {
       cwd: root,
-      env: { PATH: process.env.PATH, ...env, ...extra, SERVICE: service },
+      env: { PATH: process.env.PATH, ...env, PORT: String(port), ...extra, SERVICE: service },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    children.push(child);
-    return { child, output: () => output };
+    if (process.env.DISTRIBUTED_LOGS) child.stdout!.pipe(createWriteStream(`/tmp/dist-${name}.log`));
+    child.stdout!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-20_000)));
+    child.stderr!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-20_000)));
+    const proc = { name, child, url: `http://127.0.0.1:${port}`, output: () => output };
+    procs.push(proc);
+    return proc;
   }
 
   beforeAll(async () => {
-    if (process.env.DATABASE_URL) {
-      database = await createScratchDatabase(process.env.DATABASE_URL);
-      env.DATABASE_URL = database.url;
+    database = await createScratchDatabase(process.env.DATABASE_URL!);
+    env.DATABASE_URL = database.url;
+    for (const name of SERVICE_NAMES) {
+      const proxy = await startRoundRobin();
+      proxies.push(proxy);
+      env[`${name.toUpperCase()}_URL`] = proxy.url;
     }
-    const urls: Record<string, string> = {};
-    await Promise.all(
-      SERVICE_NAMES.map(async (name) => {
-        const port = await freePort();
-        const extra: Record<string, string> = { PORT: String(port) };
-        if (!env.DATABASE_URL) {
-          // Without a server each process keeps its own embedded database.
-          const dir = mkdtempSync(path.join(tmpdir(), `haven-${name}-`));
-          dataDirs.push(dir);
-          extra.DATA_DIR = dir;
-        }
-        const { child, output } = run(name, extra);
-        urls[`${name.toUpperCase()}_URL`] = `http://127.0.0.1:${port}`;
-        await waitReady(`http://127.0.0.1:${port}/readyz`, child, output);
-      }),
-    );
-    const port = await freePort();
-    const gateway = run('gateway', { ...urls, PORT: String(port) });
-    gatewayUrl = `http://127.0.0.1:${port}`;
-    await waitReady(`${gatewayUrl}/healthz`, gateway.child, gateway.output);
-  }, 120_000);
+    // Started one service at a time (two processes each, together): migrations and start-up on two cores.
+    for (const [i, name] of SERVICE_NAMES.entries()) {
+      replicas[name] = await Promise.all([run(name, `${name}-a`), run(name, `${name}-b`)]);
+      await Promise.all(replicas[name].map((p) => waitReady(p)));
+      proxies[i]!.targets.push(...replicas[name].map((p) => p.url));
+    }
+    await waitReady(await run('insights', 'insights-worker', { RUN_API: 'false' }));
+    gateway = await run('gateway', 'gateway');
+    await waitReady(gateway, '/healthz');
+    cookie = await sessionCookie(loadConfig({ ...env, NODE_ENV: 'test' }), userId);
+  }, 240_000);
 
   afterAll(async () => {
     await Promise.all(
-      children.map(
-        (c) =>
+      procs.map(
+        ({ child }) =>
           new Promise((resolve) => {
-            if (c.exitCode !== null) return resolve(null);
-            c.once('exit', resolve);
-            c.kill('SIGTERM');
+            if (child.exitCode !== null || child.signalCode !== null) return resolve(null);
+            child.once('exit', resolve);
+            child.kill('SIGKILL');
           }),
       ),
     );
-    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+    for (const proxy of proxies) await proxy.close();
     await database?.drop();
   });
 
-  it('is ready end to end, and serves a signed-in request through the gateway', async () => {
-    const ready = await fetch(`${gatewayUrl}/readyz`);
-    expect(await ready.json()).toMatchObject({
-      status: 'ready',
-      checks: {
-        redis: 'ok',
-        auth: 'ok',
-        thoughts: 'ok',
-        insights: 'ok',
-        assistant: 'ok',
-        integrations: 'ok',
+  const api = (p: string, init: RequestInit = {}) =>
+    fetch(gateway.url + p, {
+      ...init,
+      headers: { cookie, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+    });
+  const json = async <T>(res: Response | Promise<Response>) => (await (await res).json()) as T;
+  const direct = (replica: Proc, service: ServiceName, p: string, init: RequestInit = {}) =>
+    fetch(replica.url + p, {
+      ...init,
+      headers: {
+        ...internalHeaders(loadConfig({ ...env, NODE_ENV: 'test' }), userId, service),
+        ...(init.headers as Record<string, string>),
       },
     });
-    const redis = createRedis(env.REDIS_URL!);
-    await connectRedis(redis, env.REDIS_URL!);
-    const { token } = await createSessionStore(redis, {
-      prefix: env.REDIS_PREFIX!,
-      jwtSecret: env.JWT_SECRET!,
-    }).create(5);
-    redis.disconnect();
-    const res = await fetch(`${gatewayUrl}/api/user-preferences`, {
-      headers: { cookie: `${SESSION_COOKIE}=${token}` },
-    });
+
+  it('is ready end to end through every replica', async () => {
+    const ready = await json<{ status: string; checks: Record<string, string> }>(
+      fetch(`${gateway.url}/readyz`),
+    );
+    expect(ready.status).toBe('ready');
+    for (const name of SERVICE_NAMES) expect(ready.checks[name]).toBe('ok');
+    const res = await api('/api/user-preferences');
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ includeThoughtContent: true });
-    expect(jwt.decode(token)).toMatchObject({ sub: '5' });
   });
 
-  it('stops every process cleanly on SIGTERM', async () => {
+  it('gives one cited insight per period and exactly one assistant reply', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const thought = await json<Thought>(
+      api('/api/thoughts', {
+        method: 'POST',
+        body: JSON.stringify({
+          content: 'Planted tomatoes with Sam and felt calm. Need to buy stakes on Friday.',
+          clientDate: new Date().toISOString(),
+          timezoneOffset: 0,
+        }),
+      }),
+    );
+    let insight: Insight | undefined;
+    await until(
+      async () => {
+        const res = await api(`/api/insights/daily?date=${today}&range=day`);
+        if (res.status !== 200) return false;
+        insight = (await res.json()) as Insight;
+        return insight.status === 'ready';
+      },
+      60_000,
+      'insight ready',
+    );
+    const cited = [...insight!.summaryReferences, ...insight!.themes.flatMap((t) => t.references)];
+    expect(cited).toContain(thought.id);
+    // Both replicas' workers and the worker-only process share the queue: still one insight.
+    const client = new pg.Client({ connectionString: database!.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ n: number }>(
+        `select count(*)::int as n from insights.insights where user_id = $1 and range = 'day'`,
+        [userId],
+      );
+      expect(rows[0]!.n).toBe(1);
+    } finally {
+      await client.end();
+    }
+
+    const conversation = await json<{ id: number }>(
+      api('/api/conversations', { method: 'POST', body: JSON.stringify({ title: 'Garden' }) }),
+    );
+    // As the SPA does: the question is stored, then a reply is asked for.
+    const question = { content: 'What did I plant?', type: 'user', timezoneOffset: 0 };
+    expect(
+      (
+        await api(`/api/conversations/${conversation.id}/messages`, {
+          method: 'POST',
+          body: JSON.stringify(question),
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await api('/api/assistant/query', {
+          method: 'POST',
+          body: JSON.stringify({
+            conversationId: conversation.id,
+            query: question.content,
+            timezoneOffset: 0,
+          }),
+        })
+      ).status,
+    ).toBe(202);
+    const replies = async () =>
+      (await json<Message[]>(api(`/api/conversations/${conversation.id}/messages`))).filter(
+        (m) => m.type === 'assistant',
+      );
+    await until(async () => (await replies()).length > 0, 60_000, 'a reply');
+    await sleep(3000);
+    expect(await replies()).toHaveLength(1);
+  }, 120_000);
+
+  it('serves an export from either replica, and loses nothing when a replica is killed mid-import', async () => {
+    const [a, b] = replicas.portability;
+    for (const replica of [a!, b!]) {
+      const { id } = await json<{ id: string }>(api('/api/account/export', { method: 'POST' }));
+      await until(
+        async () => (await json<ExportProgress>(api(`/api/account/export/${id}`))).status === 'ready',
+        60_000,
+        'export ready',
+      );
+      const download = await direct(replica, 'portability', `/api/account/export/${id}/download`);
+      expect(download.status).toBe(200);
+      expect(
+        Buffer.from(await download.arrayBuffer())
+          .subarray(0, 2)
+          .toString(),
+      ).toBe('PK');
+    }
+
+    const notes: Record<string, string> = {};
+    for (let i = 0; i < 2000; i++) notes[`vault/2023-02-0${(i % 9) + 1} ${i}.md`] = `Replica note ${i}`;
+    const started = await direct(a!, 'portability', '/api/account/import', {
+      method: 'POST',
+      headers: { 'content-type': 'application/zip' },
+      body: new Uint8Array(await zipOf(notes)),
+    });
+    expect(started.status).toBe(202);
+    const { id } = (await started.json()) as { id: string };
+    const status = () => json<ImportProgress>(api(`/api/account/import/${id}`));
+    await until(async () => (await status()).imported > 0, 60_000, 'import under way');
+    a!.child.kill('SIGKILL');
+    await until(
+      async () => (await status()).status === 'done',
+      90_000,
+      'import finished by the other replica',
+    );
+    expect(await status()).toMatchObject({ status: 'done', imported: 2000, duplicates: 0, failed: 0 });
+    const all = await json<Thought[]>(api('/api/thoughts/all'));
+    expect(all.filter((t) => t.content.includes('Replica note'))).toHaveLength(2000);
+  }, 180_000);
+
+  it('stops every other process cleanly on SIGTERM', async () => {
+    const alive = procs.filter((p) => p.child.exitCode === null && p.child.signalCode === null);
     const codes = await Promise.all(
-      children.map(
-        (c) =>
+      alive.map(
+        ({ child }) =>
           new Promise<number | null>((resolve) => {
-            c.once('exit', (code) => resolve(code));
-            c.kill('SIGTERM');
+            child.once('exit', (code) => resolve(code));
+            child.kill('SIGTERM');
           }),
       ),
     );
-    expect(codes).toEqual(children.map(() => 0));
-  });
+    expect(codes).toEqual(alive.map(() => 0));
+  }, 60_000);
 });

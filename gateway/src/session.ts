@@ -1,5 +1,5 @@
 import { isPublicRoute } from '@haven/contracts/routes';
-import { AppError, unauthorized } from '@haven/kit/errors';
+import { unauthorized, unavailable } from '@haven/kit/errors';
 import type { Logger } from '@haven/kit/logger';
 import { sessionTokenFrom, type SessionStore } from '@haven/kit/sessions';
 
@@ -27,7 +27,7 @@ export async function userOf(
       if (await sessions.isActive(claims)) userId = claims.userId;
     } catch (err) {
       log.error({ err, reqId: request.requestId }, 'session store unreachable');
-      throw new AppError(503, 'unavailable', 'Sessions are unavailable. Please try again shortly.');
+      throw unavailable('Sessions are unavailable. Please try again shortly.');
     }
   }
   if (userId === null && !isPublicRoute(request.path)) {

@@ -106,6 +106,14 @@ export const ConfigSchema = z.object({
   IMPORT_STEP_MS: withDefault(z.coerce.number().int().min(100).max(600_000), '3000'),
   /** How often each connected mail or calendar account is synced while its autoSync is on. */
   SYNC_INTERVAL_MS: withDefault(z.coerce.number().int().min(1000).max(86_400_000), '300000'),
+  /**
+   * Serve the service's routes from this process. `false` makes a worker-only process: it runs the
+   * queue workers, reconcilers and periodic tasks, and answers only /healthz and /readyz.
+   */
+  RUN_API: withDefault(
+    z.enum(['true', 'false']).transform((v) => v === 'true'),
+    'true',
+  ),
   /** Run the service's queue workers in this process (a deployment may run them separately). */
   RUN_WORKERS: withDefault(
     z.enum(['true', 'false']).transform((v) => v === 'true'),

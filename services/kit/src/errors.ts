@@ -111,7 +111,23 @@ export function toAppError(err: unknown): AppError | null {
   }
   if (isDatabaseUnavailable(err))
     return unavailable('The database is unavailable. Please try again shortly.');
+  if (isRedisUnavailable(err)) return unavailable('A service this request needs is unavailable. Please try again shortly.');
   return null;
+}
+
+/**
+ * ioredis's ways of saying Redis is down or not answering: a command that timed out, one refused
+ * while disconnected (no offline queue on request paths), retries used up, a closed connection.
+ */
+export function isRedisUnavailable(err: unknown): boolean {
+  const e = err as { name?: string; message?: string } | null;
+  if (!e || typeof e !== 'object') return false;
+  return (
+    e.name === 'MaxRetriesPerRequestError' ||
+    /^(Command timed out|Connection is closed\.|Stream isn't writeable and enableOfflineQueue options is false)/.test(
+      e.message ?? '',
+    )
+  );
 }
 
 /**

@@ -31,6 +31,11 @@ export function outboxTable(schema: PgSchema) {
       index('outbox_unsent_idx')
         .on(t.id)
         .where(sql`${t.sentAt} is null`),
+      // Account deletion removes a user's unsent events by the payload's userId.
+      index('outbox_user_idx').on(sql`(${t.payload}->>'userId')`),
+      index('outbox_sent_idx')
+        .on(t.sentAt)
+        .where(sql`${t.sentAt} is not null`),
     ],
   );
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { jobFor, type JobPayload, type QueueName } from '@haven/contracts/jobs';
 import { currentContext } from './context';
 import type { Db, DbOrTx } from './db';
@@ -204,4 +204,16 @@ export function startOutboxRelay(options: {
       while (running) await running;
     },
   };
+}
+
+/** How long a published event is kept (for looking into what happened) before it is deleted. */
+export const SENT_EVENT_RETENTION_DAYS = 7;
+
+/** Deletes events published more than `days` ago; resolves with how many went. */
+export async function deleteSentEvents(db: Db, table: OutboxTable, days = SENT_EVENT_RETENTION_DAYS): Promise<number> {
+  const rows = await db
+    .delete(table)
+    .where(and(isNotNull(table.sentAt), lt(table.sentAt, sql`now() - make_interval(days => ${days})`)))
+    .returning({ id: table.id });
+  return rows.length;
 }

@@ -13,9 +13,14 @@ export interface JobData<Q extends QueueName = QueueName> {
   meta: { requestId?: string };
 }
 
-/** Several attempts with exponential backoff; finished jobs removed, failed ones kept a week. */
+/**
+ * Eight attempts with exponential backoff (1, 2, 4 … 128 s with the default first delay: about four
+ * minutes, long enough to ride out a restart of a dependency); finished jobs removed, failed ones
+ * kept a week. A job that failed every attempt is retried by its reconciler once the work is still
+ * overdue (`QueueRegistry.addOrRevive`).
+ */
 export const DEFAULT_JOB_OPTIONS: JobsOptions = {
-  attempts: 5,
+  attempts: 8,
   backoff: { type: 'exponential', delay: 1000 },
   // Completed jobs are kept an hour so that a replayed job id within that time is ignored.
   removeOnComplete: { age: 3600, count: 5000 },
@@ -100,6 +105,23 @@ export class QueueRegistry {
       options,
     );
     return job.jobId;
+  }
+
+  /**
+   * Adds the job, or retries it when a job of that id already failed every attempt: BullMQ ignores
+   * an add whose id it still holds, so work whose cause of failure is gone (an SMTP or Google outage
+   * longer than the retries) would otherwise never run again. A job waiting or running is left alone.
+   */
+  async addOrRevive<Q extends QueueName>(name: Q, payload: JobPayload<Q>): Promise<'added' | 'revived' | 'pending'> {
+    const job = jobFor(name, payload);
+    const existing = await this.get(name).getJob(job.jobId);
+    if (existing) {
+      if (!(await existing.isFailed())) return 'pending';
+      await existing.retry('failed');
+      return 'revived';
+    }
+    await this.add(name, payload);
+    return 'added';
   }
 
   /** Adds a job under an id already computed by `jobFor` (the outbox stores it with the event). */

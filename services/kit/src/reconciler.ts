@@ -27,6 +27,8 @@ export interface ReconcilerDefinition<Q extends QueueName = QueueName> {
 export interface PeriodicTask {
   name: string;
   everyMs: number;
+  /** A first run this soon after start (else the first is after `everyMs`). */
+  firstAfterMs?: number;
   run(): Promise<void>;
 }
 
@@ -72,10 +74,13 @@ export function startReconcilers(
         return 0;
       }
       const overdue = await def.findOverdue();
-      for (const payload of overdue) await deps.queues.add(def.queue, payload as never);
-      if (overdue.length > 0)
-        deps.log.warn({ reconciler: def.name, requeued: overdue.length }, 'overdue work queued again');
-      return overdue.length;
+      const outcomes = { added: 0, revived: 0, pending: 0 };
+      for (const payload of overdue) outcomes[await deps.queues.addOrRevive(def.queue, payload as never)]++;
+      // Work whose job is still waiting or running is not news; only lost or failed work is.
+      const requeued = outcomes.added + outcomes.revived;
+      if (requeued > 0)
+        deps.log.warn({ reconciler: def.name, ...outcomes }, 'overdue work queued again');
+      return requeued;
     } catch (err) {
       // Redis or the database is down: the next round tries again.
       deps.log.warn({ reconciler: def.name, err }, 'reconciliation round failed');
@@ -87,6 +92,11 @@ export function startReconcilers(
     const timer = setInterval(() => void round(def), def.everyMs);
     timer.unref();
     timers.push(timer);
+    if ('firstAfterMs' in def && def.firstAfterMs !== undefined) {
+      const first = setTimeout(() => void round(def), def.firstAfterMs);
+      first.unref();
+      timers.push(first);
+    }
   }
   return {
     async runOnce({ takeOver = true } = {}) {
@@ -98,7 +108,7 @@ export function startReconcilers(
       return total;
     },
     stop() {
-      for (const timer of timers) clearInterval(timer);
+      for (const timer of timers) clearTimeout(timer);
     },
   };
 }

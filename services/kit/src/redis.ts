@@ -26,15 +26,20 @@ export function redisOptionsFrom(url: string): RedisAddress {
   };
 }
 
+/** How long a request-time Redis command may take before the request answers 503. */
+export const REDIS_COMMAND_TIMEOUT_MS = 1500;
+
 /**
  * A client for request-time commands (sessions, rate limits, readiness). Commands fail at once while
- * Redis is unreachable instead of queueing, so a request answers 503 rather than hanging.
+ * Redis is unreachable instead of queueing, and fail after REDIS_COMMAND_TIMEOUT_MS when Redis is
+ * there but does not answer (hung, overloaded), so a request answers 503 rather than hanging.
  */
 export function createRedis(url: string, options: RedisOptions = {}): Redis {
   const client = new Redis({
     ...redisOptionsFrom(url),
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
     connectTimeout: 2000,
     retryStrategy: (times) => Math.min(times * 200, 2000),
     lazyConnect: true,

@@ -14,7 +14,7 @@ import {
   type ServiceUrls,
 } from './internal-client';
 import { createLogger, type Logger } from './logger';
-import { startOutboxRelay } from './outbox';
+import { deleteSentEvents, startOutboxRelay } from './outbox';
 import type { OutboxTable } from './outbox-table';
 import { assertJobRegistry, QueueRegistry, startWorkers, type JobDefinition, type WorkerSet } from './queue';
 import {
@@ -134,14 +134,21 @@ export async function startService(def: ServiceDefinition, options: StartOptions
   assertJobRegistry(def.name, parts.jobs);
   const runWorkers = options.runWorkers ?? config.RUN_WORKERS;
   const workers = runWorkers && parts.jobs.length > 0 ? startWorkers(parts.jobs, connection, log) : undefined;
-  const reconcilers =
-    runWorkers && (parts.reconcilers?.length || parts.periodic?.length)
-      ? startReconcilers(
-          parts.reconcilers ?? [],
-          { queues, redis, prefix: config.REDIS_PREFIX, log },
-          parts.periodic,
-        )
-      : undefined;
+  // Every service keeps its outbox small: published events go after the retention period.
+  const periodic: PeriodicTask[] = [
+    ...(parts.periodic ?? []),
+    {
+      name: `${def.name}-outbox-cleanup`,
+      everyMs: 3_600_000,
+      run: async () => {
+        const deleted = await deleteSentEvents(db, def.outboxTable);
+        if (deleted) log.info({ deleted }, 'published outbox events deleted');
+      },
+    },
+  ];
+  const reconcilers = runWorkers
+    ? startReconcilers(parts.reconcilers ?? [], { queues, redis, prefix: config.REDIS_PREFIX, log }, periodic)
+    : undefined;
 
   const app = createServiceApp({
     name: def.name,
@@ -153,7 +160,7 @@ export async function startService(def: ServiceDefinition, options: StartOptions
       database: () => pingDatabase(db),
       redis: () => redis.ping(),
     }),
-    routes: parts.routes,
+    routes: config.RUN_API ? parts.routes : [],
   });
   const server = app.listen(options.port ?? config.PORT ?? 0, options.host ?? '127.0.0.1');
   server.keepAliveTimeout = 65_000;

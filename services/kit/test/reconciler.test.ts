@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger';
-import { QueueRegistry } from '../src/queue';
+import { defineJob, QueueRegistry, startWorkers } from '../src/queue';
 import { startReconcilers } from '../src/reconciler';
 import { connectRedis, createRedis } from '../src/redis';
+import { until } from '../src/testing';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const log = createLogger({ name: 'reconciler-test', level: 'silent' });
@@ -66,6 +67,53 @@ describe('reconciler', () => {
     } finally {
       a.stop();
       b.stop();
+    }
+  });
+
+  it('runs again a job that failed every attempt, once its cause is gone', async () => {
+    const connection = { redisUrl, prefix, backoffMs: 10 };
+    const own = new QueueRegistry(connection);
+    let outage = true;
+    let delivered = 0;
+    const failures: string[] = [];
+    const workers = startWorkers(
+      [
+        defineJob({
+          queue: 'mail.send',
+          handle: async () => {
+            if (outage) throw new Error('SMTP is down');
+            delivered++;
+          },
+          onFailed: async ({ mailId }) => void failures.push(mailId),
+        }),
+      ],
+      connection,
+      log,
+    );
+    const reconcilers = startReconcilers(
+      [
+        {
+          name: 'revive',
+          queue: 'mail.send',
+          everyMs: 60_000,
+          findOverdue: async () => (delivered ? [] : [{ mailId: 'late' }]),
+        },
+      ],
+      { queues: own, redis, prefix, log },
+    );
+    try {
+      await own.add('mail.send', { mailId: 'late' });
+      await until(() => failures.length === 1, 20_000, 'every attempt failed');
+      // The outage is over: the reconciler finds the work still overdue and retries the failed job.
+      outage = false;
+      expect(await reconcilers.runOnce()).toBe(1);
+      await until(() => delivered === 1, 10_000, 'delivered after the outage');
+      expect(await reconcilers.runOnce()).toBe(0);
+      expect(delivered).toBe(1);
+    } finally {
+      reconcilers.stop();
+      await workers.close();
+      await own.close();
     }
   });
 });

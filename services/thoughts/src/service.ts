@@ -31,11 +31,14 @@ export const thoughtsService: ServiceDefinition = {
       log: deps.log,
     });
     // Plaintext tags from before they were encrypted, and tags indexed under a rotated-out key, are
-    // sealed in the background from the start; until a row is sealed it reads as it is stored.
+    // sealed in the background from the start, by processes that run workers only (an API-only
+    // replica leaves it to them); until a row is sealed it reads as it is stored.
     const stopSealing = new AbortController();
-    const sealing = sealStoredTags({ ...deps, tags, signal: stopSealing.signal }).catch((err: unknown) =>
-      deps.log.error({ err }, 'sealing stored tags failed; the next start tries again'),
-    );
+    const sealing = deps.config.RUN_WORKERS
+      ? sealStoredTags({ ...deps, tags, signal: stopSealing.signal }).catch((err: unknown) =>
+          deps.log.error({ err }, 'sealing stored tags failed; the next start tries again'),
+        )
+      : undefined;
     return {
       routes: [
         thoughtsRoutes(thoughts),

@@ -1,0 +1,2 @@
+CREATE INDEX "outbox_user_idx" ON "assistant"."outbox" USING btree (("payload"->>'userId'));--> statement-breakpoint
+CREATE INDEX "outbox_sent_idx" ON "assistant"."outbox" USING btree ("sent_at") WHERE "assistant"."outbox"."sent_at" is not null;

@@ -1,0 +1,2 @@
+CREATE INDEX "outbox_user_idx" ON "auth"."outbox" USING btree (("payload"->>'userId'));--> statement-breakpoint
+CREATE INDEX "outbox_sent_idx" ON "auth"."outbox" USING btree ("sent_at") WHERE "auth"."outbox"."sent_at" is not null;

@@ -1,0 +1,2 @@
+CREATE INDEX "outbox_user_idx" ON "insights"."outbox" USING btree (("payload"->>'userId'));--> statement-breakpoint
+CREATE INDEX "outbox_sent_idx" ON "insights"."outbox" USING btree ("sent_at") WHERE "insights"."outbox"."sent_at" is not null;

@@ -1,0 +1,2 @@
+CREATE INDEX "outbox_user_idx" ON "integrations"."outbox" USING btree (("payload"->>'userId'));--> statement-breakpoint
+CREATE INDEX "outbox_sent_idx" ON "integrations"."outbox" USING btree ("sent_at") WHERE "integrations"."outbox"."sent_at" is not null;

@@ -1,0 +1,2 @@
+CREATE INDEX "outbox_user_idx" ON "kit_test"."outbox" USING btree (("payload"->>'userId'));--> statement-breakpoint
+CREATE INDEX "outbox_sent_idx" ON "kit_test"."outbox" USING btree ("sent_at") WHERE "kit_test"."outbox"."sent_at" is not null;

@@ -1,0 +1,2 @@
+CREATE INDEX "outbox_user_idx" ON "portability"."outbox" USING btree (("payload"->>'userId'));--> statement-breakpoint
+CREATE INDEX "outbox_sent_idx" ON "portability"."outbox" USING btree ("sent_at") WHERE "portability"."outbox"."sent_at" is not null;

@@ -1,0 +1,2 @@
+CREATE INDEX "outbox_user_idx" ON "thoughts"."outbox" USING btree (("payload"->>'userId'));--> statement-breakpoint
+CREATE INDEX "outbox_sent_idx" ON "thoughts"."outbox" USING btree ("sent_at") WHERE "thoughts"."outbox"."sent_at" is not null;
