@@ -1,19 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
 /**
+ * The test files that load the whole machine on their own: a dozen processes of the distributed
+ * stack, a zip bomb and a hundred thousand items. They run after everything else (two at a time,
+ * with each other only), so the browser tests never share two cores with them.
+ */
+const HEAVY = ['test/distributed.test.ts', 'services/portability/test/hostile.test.ts'];
+
+/**
  * One run for everything: unit tests beside the code, service tests against a real PostgreSQL (or
  * PGlite) and Redis, and the browser tests in test/e2e. Files run in parallel processes; the
  * end-to-end files start their own stack on free ports.
  */
 export default defineConfig({
   test: {
-    include: [
-      'contracts/src/**/*.test.ts',
-      'services/*/src/**/*.test.ts',
-      'services/*/test/**/*.test.ts',
-      'gateway/**/*.test.ts',
-      'test/**/*.test.ts',
-    ],
     exclude: ['**/node_modules/**', '**/dist/**'],
     pool: 'forks',
     maxWorkers: 2,
@@ -21,5 +21,22 @@ export default defineConfig({
     hookTimeout: 60_000,
     globalSetup: ['./test/global-setup.ts'],
     reporters: ['default', './test/summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'main',
+          include: [
+            'contracts/src/**/*.test.ts',
+            'services/*/src/**/*.test.ts',
+            'services/*/test/**/*.test.ts',
+            'gateway/**/*.test.ts',
+            'test/**/*.test.ts',
+          ],
+          exclude: ['**/node_modules/**', '**/dist/**', ...HEAVY],
+        },
+      },
+      { extends: true, test: { name: 'heavy', include: HEAVY, sequence: { groupOrder: 1 } } },
+    ],
   },
 });

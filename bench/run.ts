@@ -9,6 +9,7 @@ import { benchGateway } from './gateway.bench';
 import { benchInsights } from './insights.bench';
 import { benchIntegrations } from './integrations.bench';
 import { benchPortability } from './portability.bench';
+import { benchReplicas } from './replicas.bench';
 import { benchThoughts } from './thoughts.bench';
 
 console.log(
@@ -20,3 +21,4 @@ await benchInsights();
 await benchAssistant();
 await benchIntegrations();
 await benchPortability();
+await benchReplicas();

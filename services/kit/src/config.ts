@@ -58,6 +58,11 @@ export const ConfigSchema = z.object({
   DATA_ENCRYPTION_OLD_KEYS: optional(z.string()),
   SMTP_URL: optional(url(['smtp:', 'smtps:'])),
   MAIL_FROM: withDefault(z.string().min(3), 'Haven <no-reply@haven.local>'),
+  /**
+   * Where a person reads the mail SMTP_URL delivers when it is a local catcher (the compose stack's
+   * MailDev page): the log line of each mail sent says so, so a newcomer finds their sign-up code.
+   */
+  MAIL_INBOX_URL: optional(url(['http:', 'https:'])),
   OPENAI_API_KEY: optional(z.string().min(1)),
   OPENAI_BASE_URL: optional(url(['http:', 'https:'])),
   OPENAI_MODEL: withDefault(z.string().min(1), 'gpt-4o-mini'),

@@ -15,8 +15,14 @@ export type MailTransport = (id: string, message: MailMessage) => Promise<void>;
 export function createMailTransport(config: Config, log: Logger): MailTransport {
   if (config.SMTP_URL) {
     const transporter = nodemailer.createTransport(config.SMTP_URL);
-    return async (_id, message) => {
+    const inbox = config.MAIL_INBOX_URL;
+    return async (id, message) => {
       await transporter.sendMail({ from: config.MAIL_FROM, ...message });
+      if (inbox)
+        log.info(
+          { mailId: id, subject: message.subject.replace(/\d{6}/, '••••••'), inbox },
+          `mail sent: read it at ${inbox}`,
+        );
     };
   }
   const folder = config.DATA_DIR.startsWith('memory://')
