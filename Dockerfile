@@ -1,11 +1,16 @@
 # One image for every part of the stack. Build once; choose the process with SERVICE:
-#   docker build -t haven .
-#   docker run -e SERVICE=thoughts ... haven      (auth | thoughts | insights | assistant | integrations | portability | gateway)
-# Workers run inside each service process; set RUN_WORKERS=false to run an API-only replica.
+#   docker build -t haven:local .
+#   docker run -e SERVICE=thoughts ... haven:local   (auth | thoughts | insights | assistant | integrations | portability | gateway)
+# RUN_WORKERS=false makes an API-only replica, RUN_API=false a worker-only one (docker-compose.yml runs both).
+#
+# Layers are ordered for the build cache (the classic builder and BuildKit alike): the package manifests
+# and the lockfile come first, so `npm ci` reruns only when they change, never for a code edit.
 
+# ---- build: every dependency (dev tools included), then the bundles and the SPA ----
 FROM node:20-bookworm-slim AS build
+ENV npm_config_update_notifier=false
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 COPY contracts/package.json contracts/
 COPY services/kit/package.json services/kit/
 COPY services/auth/package.json services/auth/
@@ -18,30 +23,39 @@ COPY gateway/package.json gateway/
 COPY frontend/package.json frontend/
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN node scripts/build.mjs
+# The bundles hold our own code; npm packages stay external. list-externals.mjs records, per bundle,
+# every package it imports at run time, for the check in the runtime stage below.
+RUN node scripts/build.mjs && node docker/list-externals.mjs > /app/externals.json
 
+# ---- deps: runtime packages only, laid out as npm lays them out ----
+# The services' and the gateway's production dependencies (not the SPA's: it is served pre-built).
+# npm keeps a workspace's own version of a package in that workspace's node_modules when the root holds
+# another (services/integrations/node_modules/p-limit 7.x): the whole tree is copied, not only the root's.
 FROM node:20-bookworm-slim AS deps
+ENV npm_config_update_notifier=false
 WORKDIR /app
-COPY --from=build /app/package.json /app/package-lock.json ./
-COPY --from=build /app/contracts/package.json contracts/
-COPY --from=build /app/services/kit/package.json services/kit/
-COPY --from=build /app/services/auth/package.json services/auth/
-COPY --from=build /app/services/thoughts/package.json services/thoughts/
-COPY --from=build /app/services/insights/package.json services/insights/
-COPY --from=build /app/services/assistant/package.json services/assistant/
-COPY --from=build /app/services/integrations/package.json services/integrations/
-COPY --from=build /app/services/portability/package.json services/portability/
-COPY --from=build /app/gateway/package.json gateway/
-COPY --from=build /app/frontend/package.json frontend/
-# Runtime packages only: the bundles hold our own code; dev tools and the SPA toolchain stay behind.
-RUN npm ci --omit=dev --no-audit --no-fund \
-  && rm -rf node_modules/@haven/frontend node_modules/react* node_modules/@tanstack
+COPY package.json package-lock.json .npmrc ./
+COPY contracts/package.json contracts/
+COPY services/kit/package.json services/kit/
+COPY services/auth/package.json services/auth/
+COPY services/thoughts/package.json services/thoughts/
+COPY services/insights/package.json services/insights/
+COPY services/assistant/package.json services/assistant/
+COPY services/integrations/package.json services/integrations/
+COPY services/portability/package.json services/portability/
+COPY gateway/package.json gateway/
+COPY frontend/package.json frontend/
+RUN npm ci --omit=dev --no-audit --no-fund --include-workspace-root \
+      -w contracts -w services/kit -w services/auth -w services/thoughts -w services/insights \
+      -w services/assistant -w services/integrations -w services/portability -w gateway \
+  && rm -rf frontend /root/.npm
 
+# ---- runtime ----
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production PORT=3000 SERVICE=gateway
+ENV NODE_ENV=production PORT=3000 SERVICE=gateway DATA_DIR=/app/data
 WORKDIR /app
-COPY --from=deps /app/node_modules node_modules
-COPY --from=build /app/services/kit/package.json services/kit/
+# node_modules of the root and of every workspace that has its own, with the workspaces' package.json
+COPY --from=deps /app ./
 COPY --from=build /app/services/auth/dist services/auth/dist
 COPY --from=build /app/services/auth/drizzle services/auth/drizzle
 COPY --from=build /app/services/thoughts/dist services/thoughts/dist
@@ -56,7 +70,14 @@ COPY --from=build /app/services/portability/dist services/portability/dist
 COPY --from=build /app/services/portability/drizzle services/portability/drizzle
 COPY --from=build /app/gateway/dist gateway/dist
 COPY --from=build /app/frontend/dist frontend/dist
-COPY docker/entrypoint.sh /entrypoint.sh
+COPY --from=build /app/externals.json docker/externals.json
+COPY docker/check-runtime-deps.mjs docker/entrypoint.sh docker/healthcheck.sh docker/
+# The build fails here when a bundle cannot load a package it imports, from where that bundle lives.
+# DATA_DIR: nothing durable lives there when DATABASE_URL and SMTP_URL are set (as in compose); it
+# must only be writable by the node user.
+RUN node docker/check-runtime-deps.mjs docker/externals.json \
+  && mkdir -p /app/data && chown node:node /app/data \
+  && chmod +x docker/entrypoint.sh docker/healthcheck.sh && ln -s /app/docker/entrypoint.sh /entrypoint.sh
 USER node
 EXPOSE 3000
 ENTRYPOINT ["/entrypoint.sh"]

@@ -5,7 +5,11 @@ import { defineConfig } from 'vitest/config';
  * stack, a zip bomb and a hundred thousand items. They run after everything else (two at a time,
  * with each other only), so the browser tests never share two cores with them.
  */
-const HEAVY = ['test/distributed.test.ts', 'services/portability/test/hostile.test.ts'];
+const HEAVY = [
+  'test/distributed.test.ts',
+  'services/portability/test/hostile.test.ts',
+  'services/portability/test/replicas.test.ts',
+];
 
 /**
  * One run for everything: unit tests beside the code, service tests against a real PostgreSQL (or

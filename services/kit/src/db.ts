@@ -139,19 +139,21 @@ export async function runMigrations(
     migrationsTable: `__migrations_${service}`,
   };
   if (conn.kind === 'pg') {
-    // Serialise concurrent starts of several instances of the same service. The client comes from
+    // Serialise concurrent starts: of several instances of one service, and of different services
+    // too, since every service's migrations first create the shared `drizzle` schema, and
+    // `create schema if not exists` run at the same moment by two sessions fails (23505). The client comes from
     // the pool, so its 'error' listener (see openDatabase) is already on: a server lost mid-migration
     // fails the start-up with a rejected promise, never an unhandled 'error' event.
     const client = await conn.pool.connect();
     let broken: Error | undefined;
     try {
-      await client.query('select pg_advisory_lock(hashtext($1))', [`migrate:${service}`]);
+      await client.query('select pg_advisory_lock(hashtext($1))', ['migrate:haven']);
       await migratePg(drizzlePg(client), options);
     } finally {
       // If the lock cannot be released, the connection is closed instead (which releases it) rather
       // than returned to the pool still holding it.
       await client
-        .query('select pg_advisory_unlock(hashtext($1))', [`migrate:${service}`])
+        .query('select pg_advisory_unlock(hashtext($1))', ['migrate:haven'])
         .catch((err: Error) => (broken = err));
       client.release(broken);
     }

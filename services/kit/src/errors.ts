@@ -111,7 +111,8 @@ export function toAppError(err: unknown): AppError | null {
   }
   if (isDatabaseUnavailable(err))
     return unavailable('The database is unavailable. Please try again shortly.');
-  if (isRedisUnavailable(err)) return unavailable('A service this request needs is unavailable. Please try again shortly.');
+  if (isRedisUnavailable(err))
+    return unavailable('A service this request needs is unavailable. Please try again shortly.');
   return null;
 }
 

@@ -210,7 +210,11 @@ export function startOutboxRelay(options: {
 export const SENT_EVENT_RETENTION_DAYS = 7;
 
 /** Deletes events published more than `days` ago; resolves with how many went. */
-export async function deleteSentEvents(db: Db, table: OutboxTable, days = SENT_EVENT_RETENTION_DAYS): Promise<number> {
+export async function deleteSentEvents(
+  db: Db,
+  table: OutboxTable,
+  days = SENT_EVENT_RETENTION_DAYS,
+): Promise<number> {
   const rows = await db
     .delete(table)
     .where(and(isNotNull(table.sentAt), lt(table.sentAt, sql`now() - make_interval(days => ${days})`)))

@@ -112,7 +112,10 @@ export class QueueRegistry {
    * an add whose id it still holds, so work whose cause of failure is gone (an SMTP or Google outage
    * longer than the retries) would otherwise never run again. A job waiting or running is left alone.
    */
-  async addOrRevive<Q extends QueueName>(name: Q, payload: JobPayload<Q>): Promise<'added' | 'revived' | 'pending'> {
+  async addOrRevive<Q extends QueueName>(
+    name: Q,
+    payload: JobPayload<Q>,
+  ): Promise<'added' | 'revived' | 'pending'> {
     const job = jobFor(name, payload);
     const existing = await this.get(name).getJob(job.jobId);
     if (existing) {

@@ -78,8 +78,7 @@ export function startReconcilers(
       for (const payload of overdue) outcomes[await deps.queues.addOrRevive(def.queue, payload as never)]++;
       // Work whose job is still waiting or running is not news; only lost or failed work is.
       const requeued = outcomes.added + outcomes.revived;
-      if (requeued > 0)
-        deps.log.warn({ reconciler: def.name, ...outcomes }, 'overdue work queued again');
+      if (requeued > 0) deps.log.warn({ reconciler: def.name, ...outcomes }, 'overdue work queued again');
       return requeued;
     } catch (err) {
       // Redis or the database is down: the next round tries again.

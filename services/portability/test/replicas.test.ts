@@ -185,7 +185,7 @@ describe('portability across replicas', () => {
       serviceUrls: stack.urls,
     });
     try {
-      await until(async () => (await status(rescuer.url)).status === 'done', 60_000, 'import finished');
+      await until(async () => (await status(rescuer.url)).status === 'done', 120_000, 'import finished');
       expect(await status(rescuer.url)).toMatchObject({ status: 'done', imported: 3000, duplicates: 0 });
       const all = (await stack.call('thoughts', victim, 'GET', '/api/thoughts/all')).body as Thought[];
       expect(all).toHaveLength(3000);
@@ -193,5 +193,5 @@ describe('portability across replicas', () => {
     } finally {
       await rescuer.close();
     }
-  }, 120_000);
+  }, 240_000);
 });

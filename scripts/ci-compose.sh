@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# Proves the distributed stack (docker-compose.yml) end to end, as .ci/run's last step:
+#   1. Docker: installs Debian's docker.io + docker-compose when missing, starts dockerd when none answers,
+#      builds the base images offline (../shared/tools/offline-images.sh) when they are missing.
+#   2. Builds the image (Docker's layer cache makes a code-only change cheap) and the MailDev image.
+#   3. Brings the stack up with two replicas of every service and waits until every container is healthy.
+#   4. Walks one user through it on http://127.0.0.1:8080 (scripts/compose-walk.mjs).
+#   5. Takes it down with its volumes, also on failure (then the containers' logs are printed first).
+# Prints the build time, the seconds from `up` to all healthy, and the walk's duration.
+# Uses `docker compose` (v2) when present, else Debian's `docker-compose` 1.29.
+# Env: COMPOSE_WALK_PROJECT (default haven), HEALTHY_TIMEOUT (seconds, default 180), KEEP_STACK=1 (leave it up),
+#      STRICT_RESTARTS=1 (fail when a container crashed on its way up, even if its restart made it healthy).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf '\n== %s\n' "$*"; }
+now() { date +%s; }
+
+project=${COMPOSE_WALK_PROJECT:-haven}
+healthy_timeout=${HEALTHY_TIMEOUT:-180}
+scaled=(auth thoughts insights assistant integrations portability)
+image=haven:local
+maildev_image=haven-maildev:local
+
+# ---- Docker ----
+if ! command -v docker >/dev/null || { ! docker compose version >/dev/null 2>&1 && ! command -v docker-compose >/dev/null; }; then
+  log "installing Docker (Debian's docker.io and docker-compose)"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io docker-compose >/dev/null
+fi
+if ! docker info >/dev/null 2>&1; then
+  log "starting dockerd"
+  (nohup dockerd >/var/log/dockerd.log 2>&1 &)
+  for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 0.5; done
+  docker info >/dev/null 2>&1 || { echo "dockerd did not start:"; tail -5 /var/log/dockerd.log; exit 1; }
+fi
+if docker compose version >/dev/null 2>&1; then
+  compose_cmd=(docker compose)
+else
+  compose_cmd=(docker-compose)
+fi
+echo "compose: ${compose_cmd[*]} ($("${compose_cmd[@]}" version --short 2>/dev/null || "${compose_cmd[@]}" version | head -1))"
+
+missing_base=()
+for base in node:20-bookworm-slim postgres:16-alpine redis:7-alpine; do
+  docker image inspect "$base" >/dev/null 2>&1 || missing_base+=("$base")
+done
+if [ ${#missing_base[@]} -gt 0 ]; then
+  offline=../shared/tools/offline-images.sh
+  if [ -x "$offline" ] || [ -f "$offline" ]; then
+    log "building base images offline (${missing_base[*]})"
+    bash "$offline"
+  else
+    log "pulling base images (${missing_base[*]})"
+    for base in "${missing_base[@]}"; do docker pull -q "$base"; done
+  fi
+fi
+
+# ---- a throw-away configuration: fresh secrets, MailDev for mail, nothing from a developer's .env ----
+workdir=$(mktemp -d)
+envfile="$workdir/ci.env"
+random() { node -e "process.stdout.write(require('crypto').randomBytes(32).toString('$1'))"; }
+{
+  echo "COMPOSE_PROJECT_NAME=$project"
+  echo "JWT_SECRET=$(random hex)"
+  echo "INTERNAL_SECRET=$(random hex)"
+  echo "DATA_ENCRYPTION_KEY=$(random base64)"
+  echo "APP_URL=http://127.0.0.1:8080"
+  echo "LOG_LEVEL=info"
+} >"$envfile"
+compose() { "${compose_cmd[@]}" -p "$project" --env-file "$envfile" "$@"; }
+
+# The other implementation, when this machine has both, must read the file too (cheap).
+if [ "${compose_cmd[*]}" = "docker compose" ] && command -v docker-compose >/dev/null; then
+  docker-compose -p "$project" --env-file "$envfile" config -q && echo "docker-compose 1.x reads the file too"
+elif docker compose version >/dev/null 2>&1; then
+  docker compose -p "$project" --env-file "$envfile" config -q && echo "docker compose v2 reads the file too"
+fi
+compose config -q
+
+if [ -n "$(docker ps -aq --filter "label=com.docker.compose.project=$project")" ]; then
+  echo "Compose project '$project' already has containers: stop it first (or set COMPOSE_WALK_PROJECT)."
+  echo "(This walk ends with 'down -v', which would delete that project's volumes.)"
+  exit 1
+fi
+
+for port in 8080 1080; do
+  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    echo "Port $port on this machine is taken: the stack publishes the gateway on 8080 and MailDev on 1080."
+    exit 1
+  fi
+done
+
+# ---- build ----
+log "building $image and $maildev_image"
+t0=$(now)
+docker build -q -t "$image" . >/dev/null
+docker build -q -t "$maildev_image" -f docker/maildev/Dockerfile docker >/dev/null
+build_secs=$(($(now) - t0))
+echo "build: ${build_secs} s"
+
+# ---- up, then wait until every container is healthy ----
+stack_up=0
+status=1
+cleanup() {
+  local rc=$?
+  if [ "$status" != 0 ] && [ "$rc" = 0 ]; then rc=1; fi
+  if [ "$stack_up" = 1 ]; then
+    if [ "$rc" != 0 ]; then
+      log "FAILED: the stack's state and logs"
+      compose ps || true
+      compose logs --no-color --tail=200 || true
+    fi
+    if [ "${KEEP_STACK:-}" = 1 ]; then
+      echo "KEEP_STACK=1: leaving the stack up (compose -p $project --env-file $envfile down -v to end it)"
+    else
+      log "down -v"
+      compose down -v --remove-orphans >/dev/null 2>&1 || compose down -v --remove-orphans || true
+    fi
+  fi
+  [ "${KEEP_STACK:-}" = 1 ] || rm -rf "$workdir"
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+scale_args=()
+for s in "${scaled[@]}"; do scale_args+=(--scale "$s=2"); done
+expected=0
+for s in $(compose config --services); do
+  case " ${scaled[*]} " in *" $s "*) expected=$((expected + 2)) ;; *) expected=$((expected + 1)) ;; esac
+done
+
+log "up: $expected containers (${scaled[*]} twice each)"
+t0=$(now)
+stack_up=1
+compose up -d --no-build "${scale_args[@]}"
+healthy_secs=
+while :; do
+  states=$(docker ps -a --filter "label=com.docker.compose.project=$project" --format '{{.Names}} {{.Status}}')
+  total=$(printf '%s\n' "$states" | grep -c . || true)
+  healthy=$(printf '%s\n' "$states" | grep -c '(healthy)' || true)
+  if [ "$total" -ge "$expected" ] && [ "$healthy" = "$total" ]; then
+    healthy_secs=$(($(now) - t0))
+    break
+  fi
+  if [ $(($(now) - t0)) -gt "$healthy_timeout" ]; then
+    echo "not all healthy after ${healthy_timeout} s ($healthy of $total, $expected expected):"
+    printf '%s\n' "$states" | grep -v '(healthy)' || true
+    exit 1
+  fi
+  sleep 2
+done
+echo "up -> all $total containers healthy: ${healthy_secs} s"
+# A container that crashed on its way up and was restarted is healthy now but shows a restart count:
+# say which, with its fatal log lines. STRICT_RESTARTS=1 makes that a failure.
+restarts=$(docker ps -aq --filter "label=com.docker.compose.project=$project" \
+  | xargs docker inspect --format '{{.Name}} {{.RestartCount}}' | awk '$2 > 0')
+if [ -n "$restarts" ]; then
+  echo "WARNING: containers restarted on their way up (name, restarts):"
+  echo "$restarts"
+  for name in $(echo "$restarts" | awk '{print $1}'); do
+    docker logs "${name#/}" 2>&1 | grep -E '"level":(50|60)|Error|error' | tail -5 | cut -c1-600 | sed "s|^|  ${name#/}: |"
+  done
+  [ "${STRICT_RESTARTS:-}" != 1 ] || exit 1
+fi
+
+# ---- the walk ----
+log "walk"
+t0=$(now)
+HAVEN_URL=http://127.0.0.1:8080 MAILDEV_URL=http://127.0.0.1:1080 node scripts/compose-walk.mjs
+walk_secs=$(($(now) - t0))
+
+status=0
+log "compose stack passed: build ${build_secs} s, up->healthy ${healthy_secs} s, walk ${walk_secs} s"
