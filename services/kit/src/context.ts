@@ -6,6 +6,11 @@ export interface WorkContext {
   requestId: string;
   userId?: number | null;
   jobId?: string;
+  /**
+   * How long one database query of this work may take (a public request: it answers 503 rather than
+   * wait on a database that stopped answering). Unset: no bound (jobs, internal calls, migrations).
+   */
+  queryTimeoutMs?: number;
 }
 
 const storage = new AsyncLocalStorage<WorkContext>();

@@ -32,6 +32,8 @@ const UNAVAILABLE_MESSAGES = [
   'the database system is shutting down',
   'Cannot use a pool after calling end',
   'Client was closed and is not queryable',
+  // pg's client-side bound on a query (see REQUEST_QUERY_TIMEOUT_MS): the server did not answer.
+  'Query read timeout',
 ];
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',

@@ -9,6 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { isDatabaseUnavailable } from './db-errors';
+import { currentContext } from './context';
 import type { Logger } from './logger';
 
 /** The Drizzle database every repository receives, whichever driver is behind it. */
@@ -21,6 +22,31 @@ export type DbOrTx = Db | Tx;
 export type DatabaseConnection =
   | { kind: 'pg'; pool: pg.Pool; close(): Promise<void> }
   | { kind: 'pglite'; client: PGlite; close(): Promise<void> };
+
+/** How long one query of a public request may take before the request answers 503. */
+export const REQUEST_QUERY_TIMEOUT_MS = 2000;
+
+/**
+ * Gives the client's queries the bound of the work they run for (`WorkContext.queryTimeoutMs`), so
+ * a database that stops answering (a hung host, not a refused connection) turns a request into a
+ * 503 within that time instead of holding it until TCP notices. Queries given as text (the
+ * migration lock) and pg's own query objects are left as they are.
+ */
+function boundQueries(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (config: unknown, ...rest: unknown[]) => {
+    const bound = currentContext()?.queryTimeoutMs;
+    if (
+      bound &&
+      typeof config === 'object' &&
+      config !== null &&
+      !('submit' in config) &&
+      !('query_timeout' in config)
+    )
+      return query({ ...config, query_timeout: bound }, ...rest);
+    return query(config, ...rest);
+  };
+}
 
 /**
  * Opens the database: `pg` when a URL is given, else PGlite stored under `dataDir/pgdata` (or in
@@ -37,8 +63,9 @@ export async function openDatabase(options: {
     const pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
-      // While the server is down a request should fail fast (503), not wait in line for a socket.
-      connectionTimeoutMillis: 5000,
+      // While the server is down or hangs a request should fail fast (503), not wait in line for a
+      // socket: a connection takes milliseconds when the server answers at all.
+      connectionTimeoutMillis: REQUEST_QUERY_TIMEOUT_MS,
       // A server that vanished without closing its sockets (a host lost, not a restart) is noticed
       // by TCP keepalive instead of leaving a query waiting for hours.
       keepAlive: true,
@@ -50,7 +77,10 @@ export async function openDatabase(options: {
     // transaction, or holding the migration lock) gets no listener from the pool: without this one,
     // the server going away would be an unhandled 'error' event, fatal to the whole process.
     pool.on('error', lost);
-    pool.on('connect', (client) => client.on('error', lost));
+    pool.on('connect', (client) => {
+      client.on('error', lost);
+      boundQueries(client);
+    });
     return { kind: 'pg', pool, close: () => pool.end() };
   }
   const dataDir = options.dataDir ?? 'memory://';

@@ -5,6 +5,7 @@ import { isPublicRoute, REQUEST_ID_HEADER, type ServiceName } from '@haven/contr
 import { answerProblems } from './answer-check';
 import { Reply, type Checked } from './answers';
 import { currentContext, requestIdFrom, runWithContext } from './context';
+import { REQUEST_QUERY_TIMEOUT_MS } from './db';
 import {
   errorMiddleware,
   forbidden,
@@ -178,7 +179,12 @@ export function createServiceApp(options: ServiceAppOptions): Express {
         ),
       );
     });
-    runWithContext({ requestId }, next);
+    // A public request answers within a bound even when the database hangs; internal calls (an
+    // import's batches) and jobs may take what their work takes.
+    runWithContext(
+      { requestId, ...(req.path.startsWith('/api/') ? { queryTimeoutMs: REQUEST_QUERY_TIMEOUT_MS } : {}) },
+      next,
+    );
   });
   app.use(options.health);
   app.use(requireInternalToken(options.internalSecret, options.name));
