@@ -1,18 +1,24 @@
-// Walks one new user through a running compose stack, as the SPA would, through the gateway only:
-// sign-up with the code read from MailDev, a thought, the day's insight citing it, exactly one
-// assistant reply, and an export downloaded as a zip. Exits non-zero at the first step that fails.
+// Walks new users through a running compose stack at once (WALK_USERS, default 6), as the SPA would,
+// through the gateway only: sign-up with the code read from MailDev, a thought, the day's insight
+// citing it, exactly one assistant reply, and an export downloaded as a zip. Exits non-zero at the
+// first step that fails.
 //   node scripts/compose-walk.mjs   (env HAVEN_URL, default http://127.0.0.1:8080; MAILDEV_URL, default http://127.0.0.1:1080)
 // Needs Node 20 and nothing else: scripts/ci-compose.sh runs it from .ci/run.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 
 const base = (process.env.HAVEN_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
 const maildev = (process.env.MAILDEV_URL ?? 'http://127.0.0.1:1080').replace(/\/$/, '');
 const started = Date.now();
-const cookies = new Map();
+/** Each walker's own cookie jar and name, so the users walk at once without sharing a session. */
+const walker = new AsyncLocalStorage();
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const secs = (since = started) => ((Date.now() - since) / 1000).toFixed(1);
-const step = (what) => console.log(`[walk ${secs().padStart(5)}s] ${what}`);
+const step = (what) =>
+  console.log(
+    `[walk ${secs().padStart(5)}s]${walker.getStore() ? ` user ${walker.getStore().n}:` : ''} ${what}`,
+  );
 
 class WalkError extends Error {}
 function fail(message) {
@@ -21,6 +27,7 @@ function fail(message) {
 
 /** One request through the gateway, with the session cookie once there is one. */
 async function api(method, path, body) {
+  const { cookies } = walker.getStore();
   const headers = { accept: 'application/json' };
   if (cookies.size) headers.cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -75,7 +82,15 @@ async function main() {
     return res.ok ? res.json() : undefined;
   });
   step(`gateway ready: ${JSON.stringify(ready.checks ?? ready)}`);
+  const users = Number(process.env.WALK_USERS ?? 6);
+  await Promise.all(
+    Array.from({ length: users }, (_, i) => walker.run({ n: i + 1, cookies: new Map() }, walkOne)),
+  );
+  console.log(`walk passed in ${secs()} s (${users} users at once)`);
+}
 
+async function walkOne() {
+  const { cookies } = walker.getStore();
   // ---- sign-up: request a code, read it from MailDev, verify ----
   const tag = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   const email = `walk-${tag}@example.test`;
@@ -172,8 +187,6 @@ async function main() {
   if (!Buffer.isBuffer(zip.data) || zip.data.subarray(0, 2).toString('latin1') !== 'PK')
     fail(`download is not a zip (${zip.type}, ${zip.data.length ?? 0} bytes)`);
   step(`export downloaded: ${zip.data.length} bytes of zip`);
-
-  console.log(`walk passed in ${secs()} s`);
 }
 
 main().catch((error) => {

@@ -29,8 +29,10 @@ export async function startRoundRobin(targets: string[] = []) {
           },
         );
         upstream.on('error', (err: NodeJS.ErrnoException) => {
-          if (!res.headersSent && err.code === 'ECONNREFUSED' && left > 1) return attempt(left - 1);
-          if (!res.headersSent) res.writeHead(502).end();
+          // A replica that is gone (refused) is skipped; so is one that dropped a read mid-way.
+          const retry = err.code === 'ECONNREFUSED' || (req.method === 'GET' && err.code === 'ECONNRESET');
+          if (!res.headersSent && retry && left > 1) return attempt(left - 1);
+          if (!res.headersSent) res.writeHead(502, { 'x-round-robin-error': err.code ?? err.message }).end();
           else res.destroy();
         });
         upstream.end(body);
