@@ -37,7 +37,18 @@ export default defineConfig({
             'gateway/**/*.test.ts',
             'test/**/*.test.ts',
           ],
-          exclude: ['**/node_modules/**', '**/dist/**', ...HEAVY],
+          exclude: ['**/node_modules/**', '**/dist/**', 'test/e2e/**', ...HEAVY],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          // A browser flow that timed out is tried once more (each test starts from its own page),
+          // and the run still reports it: the reset-password flow has stalled once in a few runs at
+          // 'Check Your Email' without a cause found yet (see the closing note of issue 19).
+          retry: 1,
         },
       },
       { extends: true, test: { name: 'heavy', include: HEAVY, sequence: { groupOrder: 1 } } },
