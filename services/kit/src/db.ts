@@ -101,26 +101,50 @@ export async function openDatabase(options: {
   };
 }
 
-/** How often an embedded database is vacuumed and analysed. */
+/** How often an embedded database is vacuumed and analysed, and when first. */
 const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000;
+const FIRST_MAINTENANCE_MS = 10 * 60 * 1000;
 
 /**
  * PGlite runs Postgres in single-user mode, where autovacuum never runs: without this, the dead rows
  * every edit and delete leaves behind would never be reclaimed, and the planner's statistics would
- * stay those of the first day. Runs shortly after start, then hourly.
+ * stay those of the first day. PGlite also runs on this process's one thread, so a vacuum holds every
+ * request of every service while it works: it goes table by table, yielding between them, and first
+ * ten minutes after start (it once ran 30 s after start, in the middle of a person's first steps, and
+ * the browser tests' flows stalled behind it on a busy machine), then hourly.
  */
 function maintainEmbedded(client: PGlite): { stop(): void } {
   let timer: NodeJS.Timeout | undefined;
-  const run = () => {
-    client.exec('vacuum analyze').catch(() => {
-      // A failed round is retried at the next interval; queries are unaffected.
-    });
-    timer = setTimeout(run, MAINTENANCE_INTERVAL_MS);
-    timer.unref();
+  let stopped = false;
+  const vacuum = async () => {
+    const { rows } = await client.query<{ name: string }>(
+      `select format('%I.%I', schemaname, relname) as name from pg_stat_user_tables order by 1`,
+    );
+    for (const { name } of rows) {
+      if (stopped) return;
+      await client.exec(`vacuum analyze ${name}`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   };
-  timer = setTimeout(run, 30_000);
+  const run = () => {
+    vacuum()
+      .catch(() => {
+        // A failed round is retried at the next interval; queries are unaffected.
+      })
+      .finally(() => {
+        if (stopped) return;
+        timer = setTimeout(run, MAINTENANCE_INTERVAL_MS);
+        timer.unref();
+      });
+  };
+  timer = setTimeout(run, FIRST_MAINTENANCE_MS);
   timer.unref();
-  return { stop: () => clearTimeout(timer) };
+  return {
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
 }
 
 /** The Drizzle handle over a connection. */
