@@ -27,8 +27,6 @@ export interface ReconcilerDefinition<Q extends QueueName = QueueName> {
 export interface PeriodicTask {
   name: string;
   everyMs: number;
-  /** A first run this soon after start (else the first is after `everyMs`). */
-  firstAfterMs?: number;
   run(): Promise<void>;
 }
 
@@ -91,11 +89,6 @@ export function startReconcilers(
     const timer = setInterval(() => void round(def), def.everyMs);
     timer.unref();
     timers.push(timer);
-    if ('firstAfterMs' in def && def.firstAfterMs !== undefined) {
-      const first = setTimeout(() => void round(def), def.firstAfterMs);
-      first.unref();
-      timers.push(first);
-    }
   }
   return {
     async runOnce({ takeOver = true } = {}) {
@@ -107,7 +100,7 @@ export function startReconcilers(
       return total;
     },
     stop() {
-      for (const timer of timers) clearTimeout(timer);
+      for (const timer of timers) clearInterval(timer);
     },
   };
 }
