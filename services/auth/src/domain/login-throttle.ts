@@ -10,14 +10,16 @@ import type { Redis } from '@haven/kit/redis';
  * - per account **and** address: a wrong-password streak from one address stops that address for
  *   that account (`PAIR_LIMIT` failures per `PAIR_WINDOW`), and no one else;
  * - per account, from anywhere: past a looser ceiling (`ACCOUNT_FREE_FAILURES` within
- *   `ACCOUNT_WINDOW`) every further attempt must wait a pause that doubles with each failure, up to
- *   `MAX_PAUSE`. A browser that has signed in to the account before carries a device cookie and is
+ *   `ACCOUNT_WINDOW`) every further attempt must wait a pause that starts at `FIRST_PAUSE` and doubles
+ *   with each failure, up to `MAX_PAUSE`. A browser that has signed in to the account before carries a device cookie and is
  *   exempt, so the owner on their own device still gets in while a distributed guesser is slowed.
  */
 export const PAIR_LIMIT = 5;
 const PAIR_WINDOW = 15 * 60;
 export const ACCOUNT_FREE_FAILURES = 20;
 const ACCOUNT_WINDOW = 60 * 60;
+/** Seconds: long enough that the pause holds at the ceiling itself, not only a few failures past it. */
+const FIRST_PAUSE = 10;
 const MAX_PAUSE = 15 * 60;
 
 /** The cookie naming the accounts this browser has signed in to (proofs, not identities). */
@@ -85,7 +87,7 @@ export function createLoginThrottle(redis: Redis, options: { prefix: string; dev
       const [failures, last] = (account as Array<string | null>).map(Number);
       const over = (failures ?? 0) - ACCOUNT_FREE_FAILURES;
       if (over < 0 || !last) return;
-      const pause = Math.min(MAX_PAUSE, 2 ** over);
+      const pause = Math.min(MAX_PAUSE, FIRST_PAUSE * 2 ** over);
       const waited = (Date.now() - last) / 1000;
       if (waited < pause) throw tooManyAttempts(pause - waited);
     },
