@@ -8,6 +8,7 @@ import {
   IdParams,
   IdValue,
   IsoDateTime,
+  LocalDate,
   noNul,
   Ok,
   TimezoneOffset,
@@ -101,6 +102,18 @@ export type AssistantQueryBody = z.infer<typeof AssistantQueryBody>;
 export const AssistantQueryAnswer = z.object({ status: z.literal('accepted') });
 export type AssistantQueryAnswer = z.infer<typeof AssistantQueryAnswer>;
 
+/**
+ * POST /api/assistant/weekly-review: opens the review of the week (Monday to Sunday) containing
+ * `date`, a conversation in which the assistant walks through the weekly insight (its citations, the
+ * mood line, open suggestions) and next week's invitations. One review per week: asking again
+ * answers the same conversation.
+ */
+export const WeeklyReviewBody = z.object({
+  date: LocalDate,
+  timezoneOffset: TimezoneOffset.optional(),
+});
+export type WeeklyReviewBody = z.infer<typeof WeeklyReviewBody>;
+
 /** Public routes of the assistant service. Another user's conversation id answers 404. */
 export const assistantContract = defineContract({
   list: {
@@ -149,5 +162,14 @@ export const assistantContract = defineContract({
     responses: { 202: AssistantQueryAnswer, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
     summary:
       'Queues assistant.reply for the latest user message (idempotent: asking twice for the same message is one job).',
+  },
+  weeklyReview: {
+    method: 'POST',
+    path: '/api/assistant/weekly-review',
+    body: WeeklyReviewBody,
+    responses: { 200: Conversation, 201: Conversation, 400: ErrorBody, 401: ErrorBody },
+    summary:
+      'Opens the review of the week containing `date` (201), or answers the one already opened (200); ' +
+      'the assistant writes its walk-through as the first reply.',
   },
 });

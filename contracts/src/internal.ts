@@ -7,6 +7,7 @@ import { DigestQuery, EmailDigest } from './mail';
 import { Connections, NotionAnswer, NotionToolQuery, SlackAnswer } from './workspace';
 import { UserPreferences } from './preferences';
 import { RangeQuery, Thought } from './thoughts';
+import { Insight, InsightQuery } from './insights';
 
 /*
  * Service-to-service reads under `/internal/...`. Every call carries the internal token
@@ -108,5 +109,26 @@ export const integrationsInternalContract = defineContract({
     responses: { 200: NotionAnswer, 400: ErrorBody },
     callers: ['assistant'],
     summary: 'Notion search by text: titles and a short excerpt of the best pages.',
+  },
+});
+
+/** What the insights service has for a period: the insight, a generation under way, or too few thoughts. */
+export const InternalInsightAnswer = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('ready'), insight: Insight }),
+  z.object({ status: z.literal('pending') }),
+  z.object({ status: z.literal('empty') }),
+]);
+export type InternalInsightAnswer = z.infer<typeof InternalInsightAnswer>;
+
+/** Internal routes of the insights service (used by the assistant's weekly review). */
+export const insightsInternalContract = defineContract({
+  period: {
+    method: 'GET',
+    path: '/internal/insights/period',
+    query: InsightQuery,
+    responses: { 200: InternalInsightAnswer },
+    callers: ['assistant'],
+    summary:
+      'Same as GET /api/insights/daily (a generation is queued when none is current), with 404 as `empty`.',
   },
 });

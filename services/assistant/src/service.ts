@@ -1,5 +1,6 @@
 import {
   authInternalContract,
+  insightsInternalContract,
   integrationsInternalContract,
   thoughtsInternalContract,
 } from '@haven/contracts/internal';
@@ -26,6 +27,7 @@ export const assistantService: ServiceDefinition = {
     const thoughts = deps.internal('thoughts', thoughtsInternalContract);
     const auth = deps.internal('auth', authInternalContract);
     const integrations = deps.internal('integrations', integrationsInternalContract);
+    const insights = deps.internal('insights', insightsInternalContract);
     // The user's thoughts and preferences are read through internal APIs, as this user only.
     const sources: ReplySources = {
       search: async (userId, q, limit) => (await thoughts(userId).search({ query: { q, limit } })).body,
@@ -41,6 +43,8 @@ export const assistantService: ServiceDefinition = {
         if (res.status !== 200) throw new Error(`Notion search refused: ${res.body.message}`);
         return res.body;
       },
+      weeklyInsight: async (userId, weekStart) =>
+        (await insights(userId).period({ query: { date: weekStart, range: 'week' } })).body,
     };
     const assistant = createAssistant({
       db: deps.db,

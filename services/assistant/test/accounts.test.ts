@@ -63,6 +63,7 @@ function sources(overrides: Partial<ReplySources> = {}): ReplySources {
     connections: async () => ({ email: true, calendar: true, messages: false, documents: false }),
     slackMentions: async () => ({ connected: false, items: [] }),
     notionSearch: async () => ({ connected: false, pages: [] }),
+    weeklyInsight: async () => ({ status: 'empty' }),
     ...overrides,
   };
 }

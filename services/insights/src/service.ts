@@ -7,7 +7,7 @@ import { outbox } from './db/schema';
 import { createInsights, type InsightSources } from './domain/insights';
 import { generateJob } from './jobs/generate.job';
 import { thoughtChangedJob } from './jobs/thought-changed.job';
-import { insightsRoutes, portabilityRoutes } from './routes/insights.routes';
+import { insightsRoutes, internalRoutes, portabilityRoutes } from './routes/insights.routes';
 
 /** The insights service's composition root. */
 export const insightsService: ServiceDefinition = {
@@ -34,7 +34,7 @@ export const insightsService: ServiceDefinition = {
       log: deps.log,
     });
     return {
-      routes: [insightsRoutes(insights), portabilityRoutes(insights)],
+      routes: [insightsRoutes(insights), internalRoutes(insights), portabilityRoutes(insights)],
       jobs: [
         thoughtChangedJob(insights),
         generateJob(insights),

@@ -37,6 +37,28 @@ export async function insertConversation(
   return row!;
 }
 
+/** The user's review of the week starting `weekStart`, if one was opened. */
+export async function findReview(
+  db: DbOrTx,
+  userId: number,
+  weekStart: string,
+): Promise<ConversationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.userId, userId), eq(conversations.reviewWeek, weekStart)));
+  return row;
+}
+
+/** Opens the review of a week: undefined when it already exists (one per user and week). */
+export async function insertReview(
+  db: DbOrTx,
+  values: { userId: number; titleEnc: string; reviewWeek: string },
+): Promise<ConversationRow | undefined> {
+  const [row] = await db.insert(conversations).values(values).onConflictDoNothing().returning();
+  return row;
+}
+
 /** Deletes the conversation; its messages go with it (foreign key cascade). */
 export async function deleteConversation(db: DbOrTx, userId: number, id: number): Promise<boolean> {
   const rows = await db

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -29,12 +30,15 @@ export const conversations = assistantSchema.table(
     calendarUsed: boolean('calendar_used').notNull().default(false),
     /** Set on imported conversations: the import's key for it, so a retried batch writes it once. */
     importKey: text('import_key'),
+    /** Set on a weekly review: the Monday of the week it walks through (one review per week). */
+    reviewWeek: date('review_week', { mode: 'string' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('conversations_user_updated_idx').on(t.userId, t.updatedAt),
     uniqueIndex('conversations_user_import_key').on(t.userId, t.importKey),
+    uniqueIndex('conversations_user_review_week').on(t.userId, t.reviewWeek),
     index('conversations_user_created_idx').on(t.userId, t.createdAt),
   ],
 );

@@ -6,6 +6,7 @@ import type {
   CreateMessageBody,
   Message,
   MessagesQuery,
+  WeeklyReviewBody,
 } from '@haven/contracts/assistant';
 import { inferBadges, titleFromText } from '@haven/contracts/conversation-rules';
 import type { JobPayload } from '@haven/contracts/jobs';
@@ -20,10 +21,12 @@ import {
   deleteConversation,
   findConversation,
   findReplyTo,
+  findReview,
   findUserMessage,
   insertConversation,
   insertMessage,
   insertReply,
+  insertReview,
   latestMessages,
   listConversations,
   listMessages,
@@ -35,6 +38,7 @@ import {
   type MessageRow,
 } from '../db/conversations.repository';
 import { writeReply, type ReplySources } from './reply';
+import { reviewRequest, reviewTitle, weekStartOf, writeReview } from './review';
 
 /** What the assistant domain is built from, once, by the composition root. */
 export interface AssistantDeps {
@@ -51,6 +55,12 @@ const CONVERSATION_NOT_FOUND = 'Conversation not found';
 const UNANSWERED_AFTER_SECONDS = 60;
 /** What the user sees when every attempt at a reply failed, so the SPA stops waiting. */
 export const REPLY_FAILED = "Sorry, I couldn't write a reply this time. Please send your message again.";
+
+/** The week a review request asks about (the Monday), from its message's metadata. */
+function reviewOf(message: MessageRow): string | null {
+  const review = message.metadata?.review as { weekStart?: unknown } | undefined;
+  return typeof review?.weekStart === 'string' ? review.weekStart : null;
+}
 
 /** Encryption contexts: a value only decrypts as what it is, for its own owner. */
 export const titleContext = (userId: number) => `assistant.title:${userId}`;
@@ -100,7 +110,12 @@ export function createAssistant({ db, uow, cipher, llm, sources, log }: Assistan
     tx: Tx,
     userId: number,
     conversationId: number,
-    body: { content: string; audioData?: string | null; timezoneOffset?: number },
+    body: {
+      content: string;
+      audioData?: string | null;
+      timezoneOffset?: number;
+      metadata?: Record<string, unknown>;
+    },
   ): Promise<MessageRow> {
     const audio = body.audioData ? audioDataParts(body.audioData) : undefined;
     const row = await insertMessage(tx, {
@@ -111,6 +126,7 @@ export function createAssistant({ db, uow, cipher, llm, sources, log }: Assistan
       audioEnc: audio ? cipher.encryptBytes(Buffer.from(audio.base64, 'base64'), audioContext(userId)) : null,
       audioMime: audio ? (audio.mimeType ?? 'audio/webm') : null,
       timezoneOffset: body.timezoneOffset ?? null,
+      metadata: body.metadata ?? null,
     });
     await touchConversation(tx, conversationId);
     return row;
@@ -168,6 +184,38 @@ export function createAssistant({ db, uow, cipher, llm, sources, log }: Assistan
         return created;
       });
       return this.get(userId, row.id);
+    },
+
+    /**
+     * Opens the review of the week containing `body.date`: a conversation (one per user and week)
+     * whose first message asks for the walk-through, answered by the reply worker like any other.
+     * Asking again answers the conversation already opened.
+     */
+    async weeklyReview(
+      userId: number,
+      body: WeeklyReviewBody,
+    ): Promise<{ created: boolean; conversation: Conversation }> {
+      const weekStart = weekStartOf(body.date);
+      const existing = await findReview(db, userId, weekStart);
+      if (existing) return { created: false, conversation: await this.get(userId, existing.id) };
+      const created = await uow.run(async (tx, emit) => {
+        const row = await insertReview(tx, {
+          userId,
+          titleEnc: cipher.encrypt(reviewTitle(weekStart), titleContext(userId)),
+          reviewWeek: weekStart,
+        });
+        if (!row) return undefined;
+        const first = await addUserMessage(tx, userId, row.id, {
+          content: reviewRequest(weekStart),
+          timezoneOffset: body.timezoneOffset,
+          metadata: { review: { weekStart } },
+        });
+        await askForReply(emit, first);
+        return row;
+      });
+      // Opened at the same moment by another request: answer that one.
+      const row = created ?? (await findReview(db, userId, weekStart))!;
+      return { created: created !== undefined, conversation: await this.get(userId, row.id) };
     },
 
     async remove(userId: number, id: number): Promise<{ success: true }> {
@@ -232,10 +280,16 @@ export function createAssistant({ db, uow, cipher, llm, sources, log }: Assistan
           role: m.type === 'assistant' ? ('assistant' as const) : ('user' as const),
           content: m.id === message.id ? question : text(m),
         }));
-      const reply = await writeReply(
-        { llm, sources, log },
-        { userId: job.userId, question, history, timezoneOffset: message.timezoneOffset ?? 0 },
-      );
+      const review = reviewOf(message);
+      const reply = review
+        ? await writeReview(
+            { llm, sources },
+            { userId: job.userId, weekStart: review, timezoneOffset: message.timezoneOffset ?? 0 },
+          )
+        : await writeReply(
+            { llm, sources, log },
+            { userId: job.userId, question, history, timezoneOffset: message.timezoneOffset ?? 0 },
+          );
       await uow.run(async (tx) => {
         const written = await insertReply(tx, {
           conversationId: message.conversationId,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { EventMoment, type CalendarAnswer, type CalendarEvent } from '@haven/contracts/calendar';
 import type { EmailDigest, EmailItem } from '@haven/contracts/mail';
 import type { Connections, NotionAnswer, SlackAnswer } from '@haven/contracts/workspace';
+import type { InternalInsightAnswer } from '@haven/contracts/internal';
 import type { Thought } from '@haven/contracts/thoughts';
 import type { ChatMessage, Llm, ToolSpec } from '@haven/kit/llm';
 import type { Logger } from '@haven/kit/logger';
@@ -23,6 +24,8 @@ export interface ReplySources {
   slackMentions(userId: number): Promise<SlackAnswer>;
   /** Notion pages matching `q`, with a short excerpt. */
   notionSearch(userId: number, q: string): Promise<NotionAnswer>;
+  /** The insight of the week starting on `weekStart` (queued for generation when none is current). */
+  weeklyInsight(userId: number, weekStart: string): Promise<InternalInsightAnswer>;
 }
 
 export interface ReplyInput {

@@ -17,6 +17,10 @@ export function assistantRoutes(assistant: Assistant) {
       await assistant.query(userId, body);
       return reply(202, { status: 'accepted' as const });
     },
+    weeklyReview: async ({ userId, body }) => {
+      const { created, conversation } = await assistant.weeklyReview(userId, body);
+      return reply(created ? 201 : 200, conversation);
+    },
   });
 }
 

@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { boolean, integer, pgSchema, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  integer,
+  pgSchema,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { outboxTable } from '@haven/kit/outbox-table';
 
 /** Everything the auth service stores lives in its own Postgres schema; no other service reads it. */
@@ -80,12 +89,14 @@ export const outgoingMail = authSchema.table('outgoing_mail', {
   sentAt: timestamp('sent_at', { withTimezone: true }),
 });
 
-/** The three privacy flags of a user, created with their defaults on first read. */
+/** The three privacy flags and the weekly review day of a user, created with their defaults on first read. */
 export const userPreferences = authSchema.table('user_preferences', {
   userId: integer('user_id').primaryKey(),
   askBeforeCalendarEvents: boolean('ask_before_calendar_events').notNull().default(true),
   askBeforeEmails: boolean('ask_before_emails').notNull().default(true),
   includeThoughtContent: boolean('include_thought_content').notNull().default(true),
+  /** 0 = Sunday … 6 = Saturday; null: no weekly review offered. */
+  weeklyReviewDay: smallint('weekly_review_day').default(0),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -12,6 +12,7 @@ export function presentPreferences(row: PreferencesRow): UserPreferences {
     askBeforeCalendarEvents: row.askBeforeCalendarEvents,
     askBeforeEmails: row.askBeforeEmails,
     includeThoughtContent: row.includeThoughtContent,
+    weeklyReviewDay: row.weeklyReviewDay,
     updatedAt: row.updatedAt.toISOString(),
   };
 }

@@ -1,4 +1,6 @@
 import { insightsContract } from '@haven/contracts/insights';
+import { insightsInternalContract } from '@haven/contracts/internal';
+import { AppError } from '@haven/kit/errors';
 import { insightsPortabilityContract } from '@haven/contracts/portability';
 import { implement, reply } from '@haven/kit/http';
 import type { Insights } from '../domain/insights';
@@ -17,5 +19,19 @@ export function insightsRoutes(insights: Insights) {
 export function portabilityRoutes(insights: Insights) {
   return implement(insightsPortabilityContract, {
     exportInsights: ({ userId }) => insights.exportAll(userId),
+  });
+}
+
+/** The insight of a period for the assistant's weekly review; too few thoughts is an answer, not an error. */
+export function internalRoutes(insights: Insights) {
+  return implement(insightsInternalContract, {
+    period: async ({ userId, query }) => {
+      try {
+        return await insights.get(userId, query);
+      } catch (err) {
+        if (err instanceof AppError && err.status === 404) return { status: 'empty' as const };
+        throw err;
+      }
+    },
   });
 }

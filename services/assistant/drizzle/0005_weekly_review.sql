@@ -1,0 +1,2 @@
+ALTER TABLE "assistant"."conversations" ADD COLUMN "review_week" date;--> statement-breakpoint
+CREATE UNIQUE INDEX "conversations_user_review_week" ON "assistant"."conversations" USING btree ("user_id","review_week");

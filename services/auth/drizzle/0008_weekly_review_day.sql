@@ -1,0 +1,1 @@
+ALTER TABLE "auth"."user_preferences" ADD COLUMN "weekly_review_day" smallint DEFAULT 0;
