@@ -7,14 +7,8 @@ import { insightsService } from '@haven/insights/service';
 import { thoughtsService } from '@haven/thoughts/service';
 import type { ChatRequest } from '../../../test/doubles/openai-server';
 import { startOpenAiDouble } from '../../../test/doubles/openai-server';
-import {
-  moodLine,
-  nextWeekInvitations,
-  REVIEW_LOCAL_NOTE,
-  REVIEW_PRIVATE_NOTE,
-  weekLabel,
-  weekStartOf,
-} from '../src/domain/review';
+import { moodLine, nextWeekInvitations, REVIEW_LOCAL_NOTE, REVIEW_PRIVATE_NOTE } from '../src/domain/review';
+import { weekLabel, weekStartOf, weekToReview } from '@haven/contracts/weekly-review';
 import { assistantService } from '../src/service';
 
 describe('the week a review covers', () => {
@@ -25,9 +19,15 @@ describe('the week a review covers', () => {
     expect(weekStartOf('2027-01-01')).toBe('2026-12-28');
     expect(weekLabel('2026-11-16')).toBe('November 16 – 22');
     expect(weekLabel('2026-11-30')).toBe('November 30 – December 6');
+    expect(weekLabel('2026-12-02')).toBe('November 30 – December 6');
+    // A weekend review looks at the week ending then; a weekday one at the week gone.
+    expect(weekStartOf(weekToReview('2026-11-22'))).toBe('2026-11-16');
+    expect(weekStartOf(weekToReview('2026-11-21'))).toBe('2026-11-16');
+    expect(weekStartOf(weekToReview('2026-11-23'))).toBe('2026-11-16');
+    expect(weekStartOf(weekToReview('2026-11-27'))).toBe('2026-11-16');
   });
 
-  it('draws the mood as one bar a day, naming the brightest and the heaviest day', () => {
+  it('tells the mood of the week by its brightest and heaviest day', () => {
     const line = moodLine([
       { date: '2026-11-16', score: -0.6, count: 2 },
       { date: '2026-11-17', score: null, count: 0 },
@@ -37,9 +37,7 @@ describe('the week a review covers', () => {
       { date: '2026-11-21', score: null, count: 0 },
       { date: '2026-11-22', score: null, count: 0 },
     ]);
-    expect(line).toBe(
-      '`▂·▅█···` (Monday to Sunday): brightest on Thursday, heaviest on Monday; you wrote on 3 of 7 days.',
-    );
+    expect(line).toBe('Brightest on Thursday, heaviest on Monday; you wrote on 3 of 7 days.');
     expect(moodLine([{ date: '2026-11-16', score: null, count: 0 }])).toBeNull();
   });
 
@@ -155,8 +153,8 @@ describe('a weekly review through the services', () => {
     expect(review!.type).toBe('assistant');
     expect(review!.content).toContain('**Your week, November 16 – 22**');
     expect(review!.content).toContain('Wonderful walk with Sam');
-    expect(review!.content).toMatch(
-      /\*\*Mood\*\*\n`.{7}` \(Monday to Sunday\): brightest on Thursday, heaviest on Monday/,
+    expect(review!.content).toContain(
+      '**Mood**\n\nBrightest on Thursday, heaviest on Monday; you wrote on 2 of 7 days.',
     );
     expect(review!.content).toContain(
       "Your calendar is not connected, so I can't see next week's invitations.",

@@ -38,7 +38,8 @@ import {
   type MessageRow,
 } from '../db/conversations.repository';
 import { writeReply, type ReplySources } from './reply';
-import { reviewRequest, reviewTitle, weekStartOf, writeReview } from './review';
+import { weekStartOf } from '@haven/contracts/weekly-review';
+import { reviewRequest, reviewTitle, writeReview } from './review';
 
 /** What the assistant domain is built from, once, by the composition root. */
 export interface AssistantDeps {

@@ -2,6 +2,7 @@ import type { CalendarEvent } from '@haven/contracts/calendar';
 import type { Insight, MoodPoint, Reference } from '@haven/contracts/insights';
 import type { Thought } from '@haven/contracts/thoughts';
 import type { Llm } from '@haven/kit/llm';
+import { addDays, weekLabel } from '@haven/contracts/weekly-review';
 import type { ReplyOutput, ReplySources } from './reply';
 
 /*
@@ -11,19 +12,9 @@ import type { ReplyOutput, ReplySources } from './reply';
  * only retells it.
  */
 
-const DAY_MS = 86_400_000;
 const toDate = (localDate: string) => new Date(`${localDate}T00:00:00Z`);
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
-const addDays = (localDate: string, days: number) =>
-  isoDay(new Date(toDate(localDate).getTime() + days * DAY_MS));
 
-/** The Monday of the week (Monday to Sunday, as the insights views count weeks) containing `localDate`. */
-export function weekStartOf(localDate: string): string {
-  const day = toDate(localDate).getUTCDay();
-  return addDays(localDate, -((day + 6) % 7));
-}
-
-const LONG = new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', timeZone: 'UTC' });
 const WEEKDAY = new Intl.DateTimeFormat('en-US', { weekday: 'long', timeZone: 'UTC' });
 const WHEN = new Intl.DateTimeFormat('en-US', {
   weekday: 'short',
@@ -34,14 +25,6 @@ const WHEN = new Intl.DateTimeFormat('en-US', {
   timeZone: 'UTC',
 });
 const weekday = (localDate: string) => WEEKDAY.format(toDate(localDate));
-
-/** "November 16 – 22", or "November 30 – December 6" across months. */
-export function weekLabel(weekStart: string): string {
-  const start = toDate(weekStart);
-  const end = toDate(addDays(weekStart, 6));
-  const endLabel = start.getUTCMonth() === end.getUTCMonth() ? String(end.getUTCDate()) : LONG.format(end);
-  return `${LONG.format(start)} – ${endLabel}`;
-}
 
 /** The conversation's title and the request the review answers (stored as the user's message). */
 export const reviewTitle = (weekStart: string) => `Weekly review · ${weekLabel(weekStart)}`;
@@ -55,22 +38,16 @@ export class InsightNotReady extends Error {
   }
 }
 
-const BARS = '▁▂▃▄▅▆▇█';
-
-/** One line for the mood of the week: a bar per day (· for a day without thoughts), its brightest and heaviest day. */
+/** The mood of the week in words: its brightest and heaviest day, and how many days have thoughts. */
 export function moodLine(mood: MoodPoint[]): string | null {
   const scored = mood.filter((p): p is MoodPoint & { score: number } => p.score !== null);
   if (scored.length === 0) return null;
-  const bars = mood
-    .map((p) =>
-      p.score === null ? '·' : BARS[Math.min(BARS.length - 1, Math.floor(((p.score + 1) / 2) * BARS.length))],
-    )
-    .join('');
   const best = scored.reduce((a, b) => (b.score > a.score ? b : a));
   const worst = scored.reduce((a, b) => (b.score < a.score ? b : a));
   const days = `you wrote on ${scored.length} of ${mood.length} days`;
-  if (best.date === worst.date) return `\`${bars}\` (Monday to Sunday): ${days}.`;
-  return `\`${bars}\` (Monday to Sunday): brightest on ${weekday(best.date)}, heaviest on ${weekday(worst.date)}; ${days}.`;
+  if (best.date === worst.date || best.score === worst.score)
+    return `${days[0]!.toUpperCase()}${days.slice(1)}.`;
+  return `Brightest on ${weekday(best.date)}, heaviest on ${weekday(worst.date)}; ${days}.`;
 }
 
 /** A timed or all-day start as the user reads it ("Tue, Nov 24, 3:00 PM" or "Tue, Nov 24"). */
@@ -101,6 +78,7 @@ export function nextWeekInvitations(events: CalendarEvent[], weekStart: string, 
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
+/** The thoughts the insight cites, unless its summary already quotes them (the local engine does). */
 function citedThoughts(insight: Insight, thoughts: Thought[]): string[] {
   const refs = new Set<Reference>([
     ...insight.summaryReferences,
@@ -110,6 +88,7 @@ function citedThoughts(insight: Insight, thoughts: Thought[]): string[] {
   const lines: string[] = [];
   for (const ref of refs) {
     const thought = typeof ref === 'number' ? byId.get(ref) : undefined;
+    if (thought && insight.summary.includes(oneLine(thought.content))) continue;
     if (thought) lines.push(`- ${weekday(thought.localDate)}: ${oneLine(thought.content)}`);
     else if (typeof ref === 'string') lines.push(`- ${weekday(ref)}: the whole day`);
     if (lines.length === 8) break;
@@ -156,29 +135,29 @@ export async function reviewMaterial(
   } else {
     parts.push(insight.summary);
     const cited = citedThoughts(insight, thoughts);
-    if (cited.length) parts.push(`**What it comes from**\n${cited.join('\n')}`);
+    if (cited.length) parts.push(`**What it comes from**\n\n${cited.join('\n')}`);
     const mood = insight.mood ? moodLine(insight.mood) : null;
-    if (mood) parts.push(`**Mood**\n${mood}`);
+    if (mood) parts.push(`**Mood**\n\n${mood}`);
     if (insight.themes.length) {
       parts.push(
-        `**Themes**\n${insight.themes.map((t) => `- **${t.title}**: ${oneLine(t.description)}`).join('\n')}`,
+        `**Themes**\n\n${insight.themes.map((t) => `- **${t.title}**: ${oneLine(t.description)}`).join('\n')}`,
       );
     }
     if (insight.suggestions.length) {
       parts.push(
-        `**Open suggestions**\n${insight.suggestions.map((s) => `- **${s.title}**: ${oneLine(s.description)}`).join('\n')}`,
+        `**Open suggestions**\n\n${insight.suggestions.map((s) => `- **${s.title}**: ${oneLine(s.description)}`).join('\n')}`,
       );
     }
   }
   if (!calendar.connected) {
     parts.push(
-      "**Next week**\nYour calendar is not connected, so I can't see next week's invitations. You can connect it on the Connect screen.",
+      "**Next week**\n\nYour calendar is not connected, so I can't see next week's invitations. You can connect it on the Connect screen.",
     );
   } else if (invitations.length === 0) {
-    parts.push('**Next week**\nNo invitations are waiting for your answer.');
+    parts.push('**Next week**\n\nNo invitations are waiting for your answer.');
   } else {
     parts.push(
-      `**Next week's invitations**\n${invitations
+      `**Next week's invitations**\n\n${invitations
         .map(
           (e) =>
             `- ${startLabel(e, timezoneOffset)}: ${oneLine(e.summary)}${e.organizer?.displayName ? ` (from ${e.organizer.displayName})` : ''}`,

@@ -9,6 +9,7 @@ import { NotificationSettings } from '@/features/settings/components/notificatio
 import { PrivacySettings } from '@/features/settings/components/privacy-settings';
 import { ThemeSettings } from '@/features/settings/components/theme-settings';
 import { TroubleshootingCard } from '@/features/settings/components/troubleshooting-card';
+import { WeeklyReviewSettings } from '@/features/settings/components/weekly-review-settings';
 
 type SettingsTab = 'privacy' | 'notifications' | 'display';
 
@@ -31,7 +32,8 @@ export function SettingsRoute() {
             <DeleteAccount />
           </YourDataCard>
         </TabsContent>
-        <TabsContent value="notifications">
+        <TabsContent value="notifications" className="flex flex-col gap-4">
+          <WeeklyReviewSettings />
           <NotificationSettings />
         </TabsContent>
         <TabsContent value="display" className="flex flex-col gap-4">

@@ -1,6 +1,6 @@
 import type { InsightRange } from '@haven/contracts/insights';
 import { CalendarDays, ChevronLeft, ChevronRight, Lock, RefreshCw } from 'lucide-react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 
 import { SaveToNotionButton } from '@/components/actions/save-to-notion';
@@ -30,15 +30,21 @@ const REFRESH_SPINNER_MS = 800;
 
 /**
  * The insights page: Daily / Weekly / Monthly, period navigation, refresh, and the insight itself.
- * The app passes in what belongs to other features: the query resolving cited thoughts and the
- * user's confirmation preferences.
+ * The app passes in what belongs to other features: the query resolving cited thoughts, the
+ * user's confirmation preferences, a banner under the title and what a ready weekly insight offers
+ * (the weekly review).
  */
 export function InsightsView({
   citedThoughts,
   confirm,
+  banner,
+  weeklyAction,
 }: {
   citedThoughts: CitedThoughtsQuery;
   confirm: ConfirmActions;
+  banner?: ReactNode;
+  /** Shown under a ready weekly insight, for the week containing `date`. */
+  weeklyAction?: (date: string) => ReactNode;
 }) {
   const [range, setRange] = useState<InsightRange>('day');
   const [date, setDate] = useState(todayYmd);
@@ -72,6 +78,7 @@ export function InsightsView({
           All Thoughts
         </Link>
       </div>
+      {banner}
       <Tabs value={range} onValueChange={(v) => setRange(v as InsightRange)}>
         <TabsList className="w-full">
           {TABS.map(([value, text]) => (
@@ -158,7 +165,10 @@ export function InsightsView({
               </Button>
             </div>
           ) : (
-            <InsightContent insight={data.insight} citedThoughts={citedThoughts} confirm={confirm} />
+            <>
+              <InsightContent insight={data.insight} citedThoughts={citedThoughts} confirm={confirm} />
+              {range === 'week' && weeklyAction?.(date)}
+            </>
           )}
           <p className="flex items-start gap-2 border-t pt-3 text-xs text-muted-foreground">
             <Lock aria-hidden className="mt-0.5 size-3.5 shrink-0" />

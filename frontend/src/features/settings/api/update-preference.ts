@@ -9,35 +9,31 @@ import { getPreferencesQueryKey } from '@/features/settings/api/get-preferences'
 import { api } from '@/lib/api';
 import type { MutationConfig } from '@/lib/query-client';
 
-export type PreferenceFlag = keyof PreferencesPatch;
+/** The three privacy flags (the switches of Settings → Privacy). */
+export type PreferenceFlag = 'askBeforeCalendarEvents' | 'askBeforeEmails' | 'includeThoughtContent';
 
-export interface PreferenceChange {
-  flag: PreferenceFlag;
-  value: boolean;
-}
-
-/** Saves the one flag that changed; answers the updated preferences. */
-export function updatePreference({ flag, value }: PreferenceChange): Promise<UserPreferences> {
-  return api(preferencesContract.update, { body: { [flag]: value } });
+/** Saves what changed (a flag, or the weekly review day); answers the updated preferences. */
+export function updatePreferences(patch: PreferencesPatch): Promise<UserPreferences> {
+  return api(preferencesContract.update, { body: patch });
 }
 
 /**
- * Flips one flag optimistically: the cache changes at once, goes back on failure (before the
+ * Changes preferences optimistically: the cache changes at once, goes back on failure (before the
  * caller's `onError`) and is refetched either way once the call settles.
  */
-export function useUpdatePreference({
+export function useUpdatePreferences({
   mutationConfig,
-}: { mutationConfig?: MutationConfig<typeof updatePreference> } = {}) {
+}: { mutationConfig?: MutationConfig<typeof updatePreferences> } = {}) {
   const queryClient = useQueryClient();
   const queryKey = getPreferencesQueryKey();
   const { onError, onSettled, ...restConfig } = mutationConfig ?? {};
   return useMutation({
     ...restConfig,
-    mutationFn: updatePreference,
-    onMutate: async ({ flag, value }) => {
+    mutationFn: updatePreferences,
+    onMutate: async (patch) => {
       await queryClient.cancelQueries({ queryKey });
       const previous = queryClient.getQueryData<UserPreferences>(queryKey);
-      if (previous) queryClient.setQueryData<UserPreferences>(queryKey, { ...previous, [flag]: value });
+      if (previous) queryClient.setQueryData<UserPreferences>(queryKey, { ...previous, ...patch });
       return { previous };
     },
     onError: (error, variables, context, mutationContext) => {

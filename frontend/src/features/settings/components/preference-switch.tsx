@@ -1,7 +1,7 @@
 import { useId } from 'react';
 
 import { Switch } from '@/components/ui/switch';
-import { useUpdatePreference, type PreferenceFlag } from '@/features/settings/api/update-preference';
+import { useUpdatePreferences, type PreferenceFlag } from '@/features/settings/api/update-preference';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api';
 
@@ -32,9 +32,9 @@ function feedback(flag: PreferenceFlag, enabled: boolean) {
 /** One privacy flag as a labelled switch; saving happens optimistically in the background. */
 export function PreferenceSwitch({ flag, checked, label, description }: PreferenceSwitchProps) {
   const id = useId();
-  const update = useUpdatePreference({
+  const update = useUpdatePreferences({
     mutationConfig: {
-      onSuccess: (_answer, change) => toast(feedback(change.flag, change.value)),
+      onSuccess: (_answer, patch) => toast(feedback(flag, patch[flag] === true)),
       onError: (error) =>
         toast({
           title: 'Failed to update settings',
@@ -58,7 +58,7 @@ export function PreferenceSwitch({ flag, checked, label, description }: Preferen
         checked={checked}
         aria-labelledby={`${id}-label`}
         aria-describedby={`${id}-description`}
-        onCheckedChange={(value) => update.mutate({ flag, value })}
+        onCheckedChange={(value) => update.mutate({ [flag]: value })}
       />
     </div>
   );
