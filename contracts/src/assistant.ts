@@ -26,8 +26,9 @@ export const Conversation = z.object({
   createdAt: IsoDateTime,
   /** Moves forward with every message, so lists sort by it (newest first). */
   updatedAt: IsoDateTime,
-  /** The cards' badges: e-mail or calendar words in the title or latest three messages, or a reply that used those tools. */
+  /** The card's badge: e-mail words in the title or latest three messages, or a reply that used the mail tools. */
   emailUsed: z.boolean(),
+  /** The card's badge: a reply read the user's connected calendar. */
   calendarUsed: z.boolean(),
 });
 export type Conversation = z.infer<typeof Conversation>;

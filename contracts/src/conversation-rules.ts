@@ -15,15 +15,15 @@ export function titleFromText(text: string): string {
 }
 
 const EMAIL_WORDS = ['email', 'gmail', 'inbox', 'attachment', 'bcc'];
-const CALENDAR_WORDS = ['calendar', 'meeting', 'appointment', 'rsvp', 'reminder', 'duration'];
 
-/** The cards' badges from the title and the latest three messages (case-insensitive keywords). */
-export function inferBadges(texts: string[]): { email: boolean; calendar: boolean } {
+/**
+ * The e-mail badge from the title and the latest three messages (case-insensitive keywords, spec 5).
+ * The calendar badge has no keyword rule: it shows only when a reply read a connected calendar, as
+ * 'Calendar integration used' on a chat that never touched one misled people.
+ */
+export function mentionsEmail(texts: string[]): boolean {
   const all = texts.join('\n').toLowerCase();
-  return {
-    email: EMAIL_WORDS.some((w) => all.includes(w)),
-    calendar: CALENDAR_WORDS.some((w) => all.includes(w)),
-  };
+  return EMAIL_WORDS.some((w) => all.includes(w));
 }
 
 /** An e-mail found in an assistant message: its recipient, subject and body. */

@@ -70,11 +70,12 @@ describe('the assistant in Chromium at 390×844', () => {
 
   it('turns an e-mail-like reply into an Edit & Draft Email button opening the prefilled dialog', async () => {
     const page = await open('/conversations', 'dark');
-    await page.getByRole('button', { name: 'New Conversation' }).click();
-    await page.waitForURL(/\/conversations\/\d+$/);
+    await page.getByRole('link', { name: 'New Conversation' }).click();
+    await page.waitForURL(/\/conversations\/new$/);
     await page.getByText('No messages yet').waitFor();
     await page.getByLabel('Message').fill('Draft an email to Sarah about the launch');
     await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForURL(/\/conversations\/\d+$/);
     await page.getByRole('button', { name: 'Edit & Draft Email' }).click({ timeout: 15_000 });
     const dialog = page.getByRole('dialog');
     expect(await dialog.getByLabel('To').inputValue()).toBe('sarah@example.com');

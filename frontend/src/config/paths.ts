@@ -32,6 +32,8 @@ export const paths = {
   settings: { path: '/settings', getHref: () => '/settings' },
   timeline: { path: '/timeline', getHref: () => '/timeline' },
   conversations: { path: '/conversations', getHref: () => '/conversations' },
+  /** A conversation before its first message (drawn by the conversation route; nothing on the server yet). */
+  newConversation: { path: '/conversations/new', getHref: () => '/conversations/new' },
   conversation: {
     path: '/conversations/:id',
     getHref: (id: number | string) => `/conversations/${encodeURIComponent(String(id))}`,

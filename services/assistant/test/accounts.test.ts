@@ -104,6 +104,13 @@ describe('without a model', () => {
       ask('my calendar this week'),
     );
     expect(down.content).toContain('Your calendar could not be read just now.');
+    // Neither touched a calendar: no 'Calendar integration used' badge.
+    expect(down.used.calendar).toBeUndefined();
+    const notConnected = await localReply(
+      sources({ invitations: async () => ({ connected: false, events: [] }) }),
+      ask('my calendar this week'),
+    );
+    expect(notConnected.used.calendar).toBeUndefined();
   });
 
   it('leaves other questions to the thoughts', async () => {
@@ -136,6 +143,46 @@ describe('with a model', () => {
     expect(reply.content).toBe('Priya is waiting on you: contract review');
     expect(reply.used.email).toBe(true);
     expect(reply.metadata).toMatchObject({ engine: 'ai', tools: ['email_digest'] });
+  });
+
+  it('marks the calendar as used only when a connected calendar was read, not for a proposed event', async () => {
+    const calendarModel = await startOpenAiDouble({
+      reply: (request) => {
+        const last = request.messages.at(-1)!;
+        if (last.role !== 'user') return 'Noted.';
+        return /invitations/.test(String(last.content))
+          ? toolCalls([{ name: 'calendar_invitations', arguments: {} }])
+          : toolCalls([
+              {
+                name: 'propose_event',
+                arguments: {
+                  title: 'Coffee with Tom',
+                  start: { date: '2026-11-26', time: '15:00' },
+                  end: { date: '2026-11-26', time: '16:00' },
+                },
+              },
+            ]);
+      },
+    });
+    try {
+      const llm = createLlm({
+        OPENAI_BASE_URL: calendarModel.url,
+        OPENAI_API_KEY: undefined,
+        OPENAI_MODEL: 'test',
+      });
+      const read = await writeReply({ llm, sources: sources(), log }, ask('Any invitations?'));
+      expect(read.used.calendar).toBe(true);
+      const disconnected = await writeReply(
+        { llm, sources: sources({ invitations: async () => ({ connected: false, events: [] }) }), log },
+        ask('Any invitations?'),
+      );
+      expect(disconnected.used.calendar).toBeUndefined();
+      const proposed = await writeReply({ llm, sources: sources(), log }, ask('Coffee with Tom on Thursday'));
+      expect(proposed.metadata).toMatchObject({ events: [{ title: 'Coffee with Tom' }] });
+      expect(proposed.used.calendar).toBeUndefined();
+    } finally {
+      await calendarModel.stop();
+    }
   });
 
   it('offers slack_mentions and search_notion only when those accounts are connected, and runs them', async () => {

@@ -1,12 +1,17 @@
 import { Check, Paperclip } from 'lucide-react';
 import type { ReactNode } from 'react';
 import ReactMarkdown, { type Components, type Options } from 'react-markdown';
+import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
 
 import { EMBED_CLASS, remarkWikiLinks } from '@/components/markdown/remark-wiki-links';
 import { cn } from '@/lib/utils';
 
 /**
+ * Every variant keeps single line breaks (`remark-breaks`): a reply's drafted 'To:' and 'Subject:'
+ * lines, and notes from apps that show a single newline as a new line (Obsidian, Logseq, Bear), must
+ * not run together as CommonMark would join them.
+ *
  * - `message`: an assistant reply (CommonMark only, as replies have always looked).
  * - `note`: an imported note read in full: GFM (tables, task lists, strikethrough) and wiki links.
  * - `preview`: the same note inside a tappable card: smaller headings, and links and checkboxes drawn
@@ -95,9 +100,9 @@ const components: Record<MarkdownVariant, Components> = {
 };
 
 const plugins: Record<MarkdownVariant, Options['remarkPlugins']> = {
-  message: [],
-  note: [remarkGfm, remarkWikiLinks],
-  preview: [remarkGfm, remarkWikiLinks],
+  message: [remarkBreaks],
+  note: [remarkGfm, remarkWikiLinks, remarkBreaks],
+  preview: [remarkGfm, remarkWikiLinks, remarkBreaks],
 };
 
 interface MarkdownProps {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '@haven/kit/db';
 import { conversations, messages } from './schema';
@@ -9,11 +9,22 @@ export type NewMessage = typeof messages.$inferInsert;
 
 // Every query is scoped to its owner: another user's id simply finds nothing.
 
+/** The user's conversations that have a message; an empty one has nothing to list. */
 export function listConversations(db: DbOrTx, userId: number): Promise<ConversationRow[]> {
   return db
     .select()
     .from(conversations)
-    .where(eq(conversations.userId, userId))
+    .where(
+      and(
+        eq(conversations.userId, userId),
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(messages)
+            .where(eq(messages.conversationId, conversations.id)),
+        ),
+      ),
+    )
     .orderBy(desc(conversations.updatedAt), desc(conversations.id));
 }
 

@@ -8,7 +8,7 @@ import type {
   MessagesQuery,
   WeeklyReviewBody,
 } from '@haven/contracts/assistant';
-import { inferBadges, titleFromText } from '@haven/contracts/conversation-rules';
+import { mentionsEmail, titleFromText } from '@haven/contracts/conversation-rules';
 import type { JobPayload } from '@haven/contracts/jobs';
 import type { FieldCipher } from '@haven/kit/crypto';
 import type { Db } from '@haven/kit/db';
@@ -79,14 +79,14 @@ export function createAssistant({ db, uow, cipher, llm, sources, log }: Assistan
 
   function presentConversation(row: ConversationRow, latest: ListedMessage[]): Conversation {
     const name = title(row);
-    const badges = inferBadges([name, ...latest.map(text)]);
     return {
       id: row.id,
       title: name,
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
-      emailUsed: row.emailUsed || badges.email,
-      calendarUsed: row.calendarUsed || badges.calendar,
+      emailUsed: row.emailUsed || mentionsEmail([name, ...latest.map(text)]),
+      // Only a reply that read the user's calendar sets it (never a word like 'meeting').
+      calendarUsed: row.calendarUsed,
     };
   }
 
@@ -141,7 +141,10 @@ export function createAssistant({ db, uow, cipher, llm, sources, log }: Assistan
     });
 
   return {
-    /** The user's conversations, most recently updated first, with what their cards show. */
+    /**
+     * The user's conversations with at least one message, most recently updated first, with what
+     * their cards show. An empty one (left by an older client) has nothing to show, so it is not listed.
+     */
     async list(userId: number): Promise<Conversation[]> {
       const rows = await listConversations(db, userId);
       const latest = await latestMessages(

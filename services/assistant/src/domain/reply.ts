@@ -151,6 +151,8 @@ async function accountReply(sources: ReplySources, input: ReplyInput): Promise<R
   const aboutCalendar = CALENDAR_QUESTION.test(input.question);
   if (!aboutMail && !aboutCalendar) return null;
   const parts: string[] = [];
+  // The calendar badge counts a calendar only when it was read (connected and answering).
+  let calendarRead = false;
   // An account that cannot be read just now is said so; the reply itself does not fail.
   const read = <T>(work: Promise<T>) => work.catch(() => null);
   if (aboutMail) {
@@ -172,17 +174,19 @@ async function accountReply(sources: ReplySources, input: ReplyInput): Promise<R
     if (!answer) parts.push('Your calendar could not be read just now. Please try again in a moment.');
     else if (!answer.connected)
       parts.push('No calendar is connected: connect Google calendar on the Connect screen.');
-    else
+    else {
+      calendarRead = true;
       parts.push(
         answer.events.length
           ? `${answer.events.length} invitations await your answer:\n\n${answer.events.slice(0, 10).map(eventLine).join('\n')}`
           : 'No invitation awaits your answer.',
       );
+    }
   }
   return {
     content: `${AI_NOT_CONFIGURED.replace('look through your thoughts', 'look through your thoughts and accounts')}\n\n${parts.join('\n\n')}`,
     metadata: { engine: 'basic' },
-    used: { email: aboutMail || undefined, calendar: aboutCalendar || undefined },
+    used: { email: aboutMail || undefined, calendar: calendarRead || undefined },
   };
 }
 
@@ -293,6 +297,8 @@ export async function aiReply(
   ];
   const messages: ChatMessage[] = [{ role: 'system', content: systemPrompt(input, share) }, ...input.history];
   const used = new Set<string>();
+  /** The 'Calendar integration used' badge: a connected calendar was read (a proposed event is not). */
+  let calendarRead = false;
   const drafts: Array<z.infer<typeof DraftArgs>> = [];
   const events: Array<z.infer<typeof EventArgs>> = [];
 
@@ -338,6 +344,7 @@ export async function aiReply(
       case 'calendar_invitations': {
         const answer = await sources.invitations(input.userId);
         if (!answer.connected) return { connected: false };
+        calendarRead = true;
         return {
           connected: true,
           invitations: answer.events.slice(0, 25).map((e) => ({
@@ -428,7 +435,7 @@ export async function aiReply(
     },
     used: {
       email: drafts.length > 0 || used.has('email_digest') || undefined,
-      calendar: events.length > 0 || used.has('calendar_invitations') || undefined,
+      calendar: calendarRead || undefined,
     },
   };
 }

@@ -1,11 +1,8 @@
-import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 
-import { BottomTabBar } from '@/components/layouts/bottom-tab-bar';
+import { ScreenTabBar } from '@/app/routes/app/screen-tab-bar';
 import { SimplePage } from '@/components/layouts/simple-page';
 import { paths } from '@/config/paths';
-import { useCreateConversation } from '@/features/assistant/api/create-conversation';
-import { CaptureDialog } from '@/features/thoughts/components/capture-dialog';
 import { QueuedThoughtsCount } from '@/features/thoughts/components/queued-thoughts';
 import { Timeline } from '@/features/thoughts/components/timeline';
 import { dayFromParam, todayYmd } from '@/lib/local-day';
@@ -15,9 +12,6 @@ export function TimelineRoute() {
   const [params, setParams] = useSearchParams();
   const today = todayYmd();
   const date = dayFromParam(params.get('date'));
-  const [adding, setAdding] = useState(false);
-  // A chat-type capture starts a conversation, which the assistant feature owns.
-  const startChat = useCreateConversation();
 
   return (
     <>
@@ -37,8 +31,7 @@ export function TimelineRoute() {
           onDateChange={(next) => setParams({ date: next }, { replace: true })}
         />
       </SimplePage>
-      <BottomTabBar onAddThought={() => setAdding(true)} />
-      <CaptureDialog open={adding} onOpenChange={setAdding} startChat={startChat} />
+      <ScreenTabBar />
     </>
   );
 }

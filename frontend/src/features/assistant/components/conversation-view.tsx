@@ -1,21 +1,21 @@
 import type { Message } from '@haven/contracts/assistant';
 import { emailDraftIn, type EmailDraft } from '@haven/contracts/conversation-rules';
-import { ArrowLeft, Mail, Send } from 'lucide-react';
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { Link } from 'react-router-dom';
+import { Mail } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
 
 import { SaveToNotionButton } from '@/components/actions/save-to-notion';
 import { Markdown } from '@/components/markdown/markdown';
-import { Button, buttonVariants } from '@/components/ui/button';
+import { Button } from '@/components/ui/button';
+import { QueryError } from '@/components/ui/query-error';
 import { Skeleton } from '@/components/ui/skeleton';
-import { Textarea } from '@/components/ui/textarea';
-import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { formatLongDate } from '@/lib/format-date';
 import { cn } from '@/lib/utils';
 import { useConversation } from '../api/get-conversation';
 import { replied, useMessages } from '../api/get-messages';
 import { useSendMessage } from '../api/send-message';
+import { ChatInput } from './chat-input';
+import { ConversationScreen, NoMessages } from './conversation-screen';
 import { DraftEmailDialog } from './draft-email-dialog';
 import { timeOf } from './relative-time';
 
@@ -81,40 +81,19 @@ export function ConversationView({ id, confirmEmails }: { id: number; confirmEma
     end.current?.scrollIntoView({ block: 'end' });
   }, [list?.length, waiting]);
 
-  function submit() {
-    const content = text.trim();
-    if (!content || send.isPending) return;
+  function submit(content: string) {
     setText('');
     setGaveUp(false);
     send.mutate({ conversationId: id, content });
   }
-  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
-    if (event.key === 'Enter' && !event.shiftKey) {
-      event.preventDefault();
-      submit();
-    }
-  }
 
   const title = conversation.isPending ? 'Loading...' : conversation.data?.title || 'Conversation';
   return (
-    <main className="flex min-h-dvh flex-col">
-      <header className="sticky top-0 z-10 flex items-center gap-2 border-b bg-background/95 px-2 pt-[calc(0.5rem+env(safe-area-inset-top))] pb-2 backdrop-blur">
-        <Link
-          to={paths.conversations.getHref()}
-          aria-label="Back"
-          className={buttonVariants({ variant: 'ghost', size: 'icon' })}
-        >
-          <ArrowLeft aria-hidden className="!size-5" />
-        </Link>
-        <div className="min-w-0 flex-1">
-          <h1 className="truncate font-semibold">{title}</h1>
-          {conversation.data && (
-            <p className="text-xs text-muted-foreground">
-              {formatLongDate(new Date(conversation.data.createdAt))}
-            </p>
-          )}
-        </div>
-        {list && list.length > 0 ? (
+    <ConversationScreen
+      title={title}
+      subtitle={conversation.data && formatLongDate(new Date(conversation.data.createdAt))}
+      headerAction={
+        list && list.length > 0 ? (
           <SaveToNotionButton
             className="shrink-0"
             page={() => ({
@@ -124,61 +103,52 @@ export function ConversationView({ id, confirmEmails }: { id: number; confirmEma
                 .join('\n\n'),
             })}
           />
-        ) : null}
-      </header>
-      <div className="flex flex-1 flex-col px-4 py-4">
-        {messages.isPending ? (
-          <div className="flex flex-col gap-3">
-            <Skeleton className="h-12 w-2/3 self-end" />
-            <Skeleton className="h-16 w-3/4" />
-          </div>
-        ) : messages.isError ? (
-          <p className="text-sm text-destructive dark:text-red-400">Failed to fetch messages</p>
-        ) : list!.length === 0 ? (
-          <div className="m-auto flex flex-col items-center gap-1 text-center">
-            <p className="font-medium">No messages yet</p>
-            <p className="text-sm text-muted-foreground">Send a message to start the conversation</p>
-          </div>
-        ) : (
-          <ul className="flex flex-col gap-4">
-            {list!.map((m) => (
-              <Bubble key={m.id} message={m} onDraft={setDraft} />
-            ))}
-          </ul>
-        )}
-        {waiting && (
-          <p role="status" className="mt-4 animate-pulse text-sm text-muted-foreground">
-            Thinking...
-          </p>
-        )}
-        <div ref={end} />
-      </div>
-      <form
-        className="sticky bottom-0 flex items-end gap-2 border-t bg-background px-3 pt-2 pb-[calc(0.5rem+env(safe-area-inset-bottom))]"
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <Textarea
-          aria-label="Message"
+        ) : null
+      }
+      input={
+        <ChatInput
+          layout="inline"
+          label="Message"
           placeholder="Type your message..."
-          rows={1}
           value={text}
-          onChange={(e) => setText(e.target.value)}
-          onKeyDown={onKeyDown}
-          className="max-h-40 min-h-10 resize-none"
+          onValueChange={setText}
+          onSend={submit}
+          busy={send.isPending}
         />
-        <Button type="submit" size="icon" aria-label="Send" disabled={!text.trim() || send.isPending}>
-          <Send aria-hidden />
-        </Button>
-      </form>
+      }
+    >
+      {messages.isPending ? (
+        <div className="flex flex-col gap-3">
+          <Skeleton className="h-12 w-2/3 self-end" />
+          <Skeleton className="h-16 w-3/4" />
+        </div>
+      ) : messages.isError ? (
+        <QueryError
+          message="Failed to fetch messages"
+          onRetry={messages.refetch}
+          retrying={messages.isFetching}
+        />
+      ) : list!.length === 0 ? (
+        <NoMessages />
+      ) : (
+        <ul className="flex flex-col gap-4">
+          {list!.map((m) => (
+            <Bubble key={m.id} message={m} onDraft={setDraft} />
+          ))}
+        </ul>
+      )}
+      {waiting && (
+        <p role="status" className="mt-4 animate-pulse text-sm text-muted-foreground">
+          Thinking...
+        </p>
+      )}
+      <div ref={end} />
       <DraftEmailDialog
         key={draft ? draft.subject + draft.body : 'none'}
         draft={draft}
         onClose={() => setDraft(null)}
         confirm={confirmEmails}
       />
-    </main>
+    </ConversationScreen>
   );
 }

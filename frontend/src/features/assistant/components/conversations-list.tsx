@@ -1,34 +1,26 @@
 import type { Conversation } from '@haven/contracts/assistant';
 import { MessageSquarePlus } from 'lucide-react';
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 
-import { Button } from '@/components/ui/button';
+import { buttonVariants } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { QueryError } from '@/components/ui/query-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
+import { cn } from '@/lib/utils';
 import { useConversations } from '../api/get-conversations';
-import { useCreateConversation } from '../api/create-conversation';
 import { useDeleteConversation } from '../api/delete-conversation';
 import { ConversationCard } from './conversation-card';
 
-/** Every conversation, newest activity first, with delete and a new one. */
+/**
+ * Every conversation, newest activity first, with delete and a new one. A new conversation opens
+ * empty and is created by its first message, so none is left empty in this list.
+ */
 export function ConversationsList() {
-  const navigate = useNavigate();
-  const { data, isPending, isError, refetch } = useConversations();
+  const { data, isPending, isError, refetch, isFetching } = useConversations();
   const [deleting, setDeleting] = useState<Conversation | null>(null);
-  const create = useCreateConversation({
-    mutationConfig: {
-      onSuccess: (c) => navigate(paths.conversation.getHref(c.id)),
-      onError: () =>
-        toast({
-          title: 'Error',
-          description: 'Failed to create new conversation. Please try again.',
-          variant: 'destructive',
-        }),
-    },
-  });
   const remove = useDeleteConversation({
     mutationConfig: {
       onSuccess: () =>
@@ -44,14 +36,13 @@ export function ConversationsList() {
         }),
     },
   });
-  const start = () => create.mutate({ title: 'New Conversation' });
 
   return (
     <div className="flex flex-col gap-4">
       <div className="flex justify-end">
-        <Button size="sm" onClick={start} disabled={create.isPending}>
+        <Link to={paths.newConversation.getHref()} className={buttonVariants({ size: 'sm' })}>
           <MessageSquarePlus aria-hidden /> New Conversation
-        </Button>
+        </Link>
       </div>
       {isPending ? (
         <div className="flex flex-col gap-3">
@@ -59,21 +50,16 @@ export function ConversationsList() {
           <Skeleton className="h-20" />
         </div>
       ) : isError ? (
-        <div className="flex flex-col items-center gap-3 py-10 text-center">
-          <p className="font-medium">Failed to load conversations</p>
-          <Button variant="outline" onClick={() => void refetch()}>
-            Try Again
-          </Button>
-        </div>
+        <QueryError message="Failed to load conversations" onRetry={refetch} retrying={isFetching} />
       ) : data.length === 0 ? (
         <div className="flex flex-col items-center gap-2 py-10 text-center">
           <p className="font-medium">No conversations yet</p>
           <p className="text-sm text-muted-foreground">
             Start a new conversation with the assistant to get help with your tasks
           </p>
-          <Button className="mt-2" onClick={start} disabled={create.isPending}>
+          <Link to={paths.newConversation.getHref()} className={cn(buttonVariants(), 'mt-2')}>
             Start a Conversation
-          </Button>
+          </Link>
         </div>
       ) : (
         <ul className="flex flex-col gap-3">

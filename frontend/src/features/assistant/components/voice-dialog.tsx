@@ -2,18 +2,11 @@ import { Mic, Square } from 'lucide-react';
 import { useCallback, useState } from 'react';
 
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
-import { Textarea } from '@/components/ui/textarea';
+import { Dialog, DialogClose, DialogContent, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { toast } from '@/hooks/use-toast';
 import { useSpeechRecognition } from '@/hooks/use-speech-recognition';
 import { joinText } from '@/lib/join-text';
+import { ChatInput } from './chat-input';
 
 interface VoiceDialogProps {
   open: boolean;
@@ -60,25 +53,21 @@ export function VoiceDialog({ open, onOpenChange, busy, onSend }: VoiceDialogPro
           {recording ? <Square aria-hidden /> : <Mic aria-hidden />}
           {recording ? 'Stop' : 'Record'}
         </Button>
-        <Textarea
-          aria-label="What you said"
+        <ChatInput
+          layout="stacked"
+          label="What you said"
+          placeholder="Speak, or type here..."
           rows={4}
           value={shown}
-          onChange={(e) => setText(e.target.value)}
-          placeholder="Speak, or type here..."
+          onValueChange={setText}
+          busy={busy}
+          busyLabel="Processing..."
+          onSend={async (spoken) => {
+            setRecording(false);
+            if (await onSend(spoken)) close(false);
+          }}
+          actions={<DialogClose size="sm">Cancel</DialogClose>}
         />
-        <DialogFooter className="flex-row justify-end">
-          <DialogClose>Cancel</DialogClose>
-          <Button
-            disabled={!shown.trim() || busy}
-            onClick={async () => {
-              setRecording(false);
-              if (await onSend(shown)) close(false);
-            }}
-          >
-            {busy ? 'Processing...' : 'Send'}
-          </Button>
-        </DialogFooter>
       </DialogContent>
     </Dialog>
   );

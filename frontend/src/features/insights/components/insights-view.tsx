@@ -9,6 +9,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
 import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { QueryError } from '@/components/ui/query-error';
 import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { cn } from '@/lib/utils';
@@ -143,12 +144,7 @@ export function InsightsView({
               <Skeleton className="h-4 w-2/3" />
             </div>
           ) : isError ? (
-            <div className="flex flex-col items-start gap-2">
-              <p className="text-sm text-destructive dark:text-red-400">Failed to fetch insights</p>
-              <Button size="sm" variant="outline" onClick={() => void refetch()}>
-                Try Again
-              </Button>
-            </div>
+            <QueryError message="Failed to fetch insights" onRetry={refetch} />
           ) : data.state === 'pending' ? (
             <div className="flex items-center gap-3 py-4 text-sm text-muted-foreground" role="status">
               <Spinner size="sm" /> Generating insights…

@@ -1,4 +1,4 @@
-import { CalendarCheck, Mail, Puzzle } from 'lucide-react';
+import { CalendarCheck, ChevronLeft, ChevronRight, Mail, Puzzle } from 'lucide-react';
 import type { EmailItem } from '@haven/contracts/mail';
 import { useRef, useState, type ReactNode } from 'react';
 
@@ -11,15 +11,70 @@ import { MorePanel } from './more-panel';
 
 const PANELS = ['Email Digest', 'Calendar RSVPs', 'More Integrations'] as const;
 
+/** A panel's lists scroll by whole rows with a faded edge (`scroll-rows`), never ending on half a row. */
 function Panel({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
   return (
-    <section aria-label={title} className="flex min-h-0 w-full shrink-0 snap-center flex-col gap-3 p-4">
+    <section
+      aria-label={title}
+      className="flex min-h-0 w-full shrink-0 snap-center flex-col gap-3 p-4 pb-0 [&_ul]:scroll-rows"
+    >
       <h2 className="flex items-center gap-2 font-semibold">
         {icon}
         {title}
       </h2>
       {children}
     </section>
+  );
+}
+
+const pagerButton =
+  'flex size-11 items-center justify-center rounded-full text-muted-foreground outline-none hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-40';
+
+/**
+ * The card's pager: previous, one dot per panel, next. Each is a 44 px target (WCAG 2.2 target
+ * size) around a small drawn dot, named for what it shows; the current dot has aria-current.
+ */
+function Pager({ current, onGo }: { current: number; onGo: (i: number) => void }) {
+  const last = PANELS.length - 1;
+  return (
+    <nav aria-label="Assist cards" className="flex items-center justify-center">
+      <button
+        type="button"
+        className={pagerButton}
+        aria-label="Previous card"
+        disabled={current === 0}
+        onClick={() => onGo(current - 1)}
+      >
+        <ChevronLeft aria-hidden className="size-4" />
+      </button>
+      {PANELS.map((name, i) => (
+        <button
+          key={name}
+          type="button"
+          className={cn(pagerButton, 'group')}
+          aria-label={`Show card ${i + 1} of ${PANELS.length}: ${name}`}
+          aria-current={current === i ? 'true' : undefined}
+          onClick={() => onGo(i)}
+        >
+          <span
+            aria-hidden
+            className={cn(
+              'size-2.5 rounded-full transition-colors',
+              current === i ? 'bg-accent' : 'bg-muted-foreground/40 group-hover:bg-muted-foreground/70',
+            )}
+          />
+        </button>
+      ))}
+      <button
+        type="button"
+        className={pagerButton}
+        aria-label="Next card"
+        disabled={current === last}
+        onClick={() => onGo(current + 1)}
+      >
+        <ChevronRight aria-hidden className="size-4" />
+      </button>
+    </nav>
   );
 }
 
@@ -53,19 +108,7 @@ export function DigestCard({ confirmEmails }: { confirmEmails: boolean }) {
           <MorePanel />
         </Panel>
       </div>
-      <div className="flex justify-center gap-1.5 pb-3" role="tablist" aria-label="Panels">
-        {PANELS.map((name, i) => (
-          <button
-            key={name}
-            type="button"
-            role="tab"
-            aria-selected={panel === i}
-            aria-label={name}
-            onClick={() => go(i)}
-            className={cn('size-2 rounded-full', panel === i ? 'bg-accent' : 'bg-muted-foreground/30')}
-          />
-        ))}
-      </div>
+      <Pager current={panel} onGo={go} />
     </Card>
   );
 }

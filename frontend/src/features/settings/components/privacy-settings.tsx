@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
+import { QueryError } from '@/components/ui/query-error';
 import { paths } from '@/config/paths';
 import { usePreferences } from '@/features/settings/api/get-preferences';
 import { PreferenceSwitch } from '@/features/settings/components/preference-switch';
@@ -27,14 +28,10 @@ export function PrivacySettings() {
             <Spinner className="flex justify-center py-6" label="Loading preferences" />
           )}
           {preferences.isError && (
-            <div role="alert" className="flex flex-col items-start gap-3">
-              <p className="text-sm text-destructive dark:text-red-400">
-                {getErrorMessage(preferences.error, 'Failed to fetch user preferences')}
-              </p>
-              <Button variant="outline" size="sm" onClick={() => void preferences.refetch()}>
-                Try Again
-              </Button>
-            </div>
+            <QueryError
+              message={getErrorMessage(preferences.error, 'Failed to fetch user preferences')}
+              onRetry={preferences.refetch}
+            />
           )}
           {prefs && (
             <>
