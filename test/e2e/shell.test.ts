@@ -35,7 +35,8 @@ describe('the app shell in Chromium at 390×844', () => {
       await expect(page.getByRole('heading', { name: '404 Page Not Found' }).textContent()).resolves.toBe(
         '404 Page Not Found',
       );
-      await page.getByText('Did you forget to add the page to the router?').waitFor();
+      await page.getByText("This page doesn't exist or has moved.", { exact: false }).waitFor();
+      await page.getByRole('link', { name: 'Go home' }).waitFor();
       await page.screenshot({ path: shotPath(`not-found-${scheme}`) });
       await context.close();
     }

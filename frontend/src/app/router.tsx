@@ -70,6 +70,10 @@ export const routes: RouteObject[] = [
         lazy: screen(() => import('@/app/routes/privacy-policy'), 'PrivacyPolicyRoute'),
       },
       { path: paths.debugDate.path, lazy: screen(() => import('@/app/routes/debug-date'), 'DebugDateRoute') },
+      {
+        path: paths.debugAudio.path,
+        lazy: screen(() => import('@/app/routes/debug-audio'), 'DebugAudioRoute'),
+      },
 
       // Signed-in screens; visitors go to /welcome.
       {

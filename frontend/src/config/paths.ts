@@ -14,6 +14,8 @@ export const paths = {
   resetPassword: { path: '/reset-password', getHref: () => '/reset-password' },
   privacyPolicy: { path: '/privacy-policy', getHref: () => '/privacy-policy' },
   debugDate: { path: '/debug/date', getHref: () => '/debug/date' },
+  /** Settings → Troubleshooting; not in the spec's route table (spec 2, Settings). */
+  debugAudio: { path: '/debug/audio', getHref: () => '/debug/audio' },
 
   home: { path: '/home', getHref: () => '/home' },
   insights: { path: '/insights', getHref: () => '/insights' },

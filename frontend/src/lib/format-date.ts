@@ -27,3 +27,11 @@ export function formatOffsetMinutes(timezoneOffset: number): string {
   const abs = Math.abs(minutes);
   return `UTC${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
+
+// The browser's locale, as the mail screens write their dates.
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** A moment as a person reads it, like 'Nov 23, 2026, 11:19 AM' in en-US (no seconds, no numeric month). */
+export function formatDateTime(date: Date): string {
+  return dateTime.format(date);
+}

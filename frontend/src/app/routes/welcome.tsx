@@ -59,7 +59,9 @@ export function WelcomeRoute() {
             Terms of Service
           </button>
         </div>
-        <p className="text-center text-xs">© 2025 Haven. Your thoughts are encrypted when saved.</p>
+        <p className="text-center text-xs">
+          © {new Date().getFullYear()} Haven. Your thoughts are encrypted when saved.
+        </p>
       </footer>
       <TermsDialog open={termsOpen} onOpenChange={setTermsOpen} />
     </div>

@@ -13,6 +13,8 @@ interface FormFieldProps {
   error?: string | undefined;
   /** Content placed on the label's line, right-aligned (e.g. a 'Forgot password?' link). */
   labelAside?: ReactNode;
+  /** A control inside the input's right end (e.g. a password's show/hide button); give the input room. */
+  inputAside?: ReactNode;
   type?: 'text' | 'email' | 'password';
   autoComplete?: string;
   placeholder?: string;
@@ -31,18 +33,13 @@ export const EMAIL_INPUT = {
   placeholder: 'you@example.com',
 } as const satisfies Partial<FormFieldProps>;
 
-/** Input settings for choosing a password (browsers offer to generate and save one). */
-export const NEW_PASSWORD_INPUT = {
-  type: 'password',
-  autoComplete: 'new-password',
-} as const satisfies Partial<FormFieldProps>;
-
 /** A labelled input with its validation message, wired with `aria-invalid` and `aria-describedby`. */
 export function FormField({
   label,
   field,
   error,
   labelAside,
+  inputAside,
   className,
   inputClassName,
   ...input
@@ -53,7 +50,14 @@ export function FormField({
         <Label htmlFor={field.id}>{label}</Label>
         {labelAside}
       </div>
-      <Input {...field} {...input} className={inputClassName} />
+      {inputAside ? (
+        <div className="relative">
+          <Input {...field} {...input} className={inputClassName} />
+          {inputAside}
+        </div>
+      ) : (
+        <Input {...field} {...input} className={inputClassName} />
+      )}
       {error && (
         <p id={field['aria-describedby']} className="text-sm text-destructive dark:text-red-400">
           {error}

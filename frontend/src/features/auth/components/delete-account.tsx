@@ -1,5 +1,5 @@
 import { Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 
 import { Button } from '@/components/ui/button';
@@ -11,11 +11,10 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { PendingButton } from '@/components/ui/pending-button';
 import { paths } from '@/config/paths';
 import { useDeleteAccount } from '@/features/auth/api/delete-account';
+import { PasswordField } from '@/features/auth/components/password-field';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api';
 
@@ -25,6 +24,7 @@ import { getErrorMessage } from '@/lib/api';
  */
 export function DeleteAccount() {
   const [open, setOpen] = useState(false);
+  const passwordId = useId();
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const navigate = useNavigate();
@@ -77,17 +77,26 @@ export function DeleteAccount() {
               remove.mutate(password);
             }}
           >
-            <Label htmlFor="delete-password">Password</Label>
-            <Input
-              id="delete-password"
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              aria-invalid={error !== null}
-              onChange={(e) => setPassword(e.target.value)}
+            <PasswordField
+              label="Password"
+              purpose="current"
+              field={{
+                id: passwordId,
+                name: 'password',
+                value: password,
+                onChange: (e) => setPassword(e.target.value),
+                onBlur: () => undefined,
+                'aria-invalid': error !== null,
+                'aria-describedby': error ? `${passwordId}-error` : undefined,
+              }}
             />
+            {/* The server's answer (a wrong password) is announced, unlike a field's own hint. */}
             {error && (
-              <p role="alert" className="text-sm text-destructive dark:text-red-400">
+              <p
+                id={`${passwordId}-error`}
+                role="alert"
+                className="text-sm text-destructive dark:text-red-400"
+              >
                 {error}
               </p>
             )}

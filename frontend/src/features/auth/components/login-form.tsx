@@ -5,6 +5,7 @@ import { EMAIL_INPUT, FormField } from '@/components/ui/form-field';
 import { PendingButton } from '@/components/ui/pending-button';
 import { paths } from '@/config/paths';
 import { useLogin } from '@/features/auth/api/login';
+import { PasswordField } from '@/features/auth/components/password-field';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api';
 import { useZodForm } from '@/lib/use-zod-form';
@@ -37,10 +38,9 @@ export function LoginForm() {
         field={form.register('email')}
         error={form.errorOf('email')}
       />
-      <FormField
+      <PasswordField
         label="Password"
-        type="password"
-        autoComplete="current-password"
+        purpose="current"
         field={form.register('password')}
         error={form.errorOf('password')}
         labelAside={

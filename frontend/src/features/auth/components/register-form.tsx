@@ -2,10 +2,11 @@ import { MailCheck } from 'lucide-react';
 import { useNavigate } from 'react-router-dom';
 
 import { RegisterForm as RegisterFormSchema } from '@haven/contracts/auth';
-import { EMAIL_INPUT, FormField, NEW_PASSWORD_INPUT } from '@/components/ui/form-field';
+import { EMAIL_INPUT, FormField } from '@/components/ui/form-field';
 import { PendingButton } from '@/components/ui/pending-button';
 import { paths } from '@/config/paths';
 import { useRequestVerification } from '@/features/auth/api/request-verification';
+import { PasswordField } from '@/features/auth/components/password-field';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api';
 import { useZodForm } from '@/lib/use-zod-form';
@@ -55,15 +56,15 @@ export function RegisterForm() {
         field={form.register('email')}
         error={form.errorOf('email')}
       />
-      <FormField
+      <PasswordField
         label="Password"
-        {...NEW_PASSWORD_INPUT}
+        purpose="new"
         field={form.register('password')}
         error={form.errorOf('password')}
       />
-      <FormField
+      <PasswordField
         label="Confirm Password"
-        {...NEW_PASSWORD_INPUT}
+        purpose="new"
         field={form.register('confirmPassword')}
         error={form.errorOf('confirmPassword')}
       />

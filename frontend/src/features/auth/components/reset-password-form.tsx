@@ -2,27 +2,18 @@ import { Link } from 'react-router-dom';
 
 import { ResetPasswordForm as ResetPasswordFormSchema } from '@haven/contracts/auth';
 import { StatusMessage } from '@/components/status-message';
-import { FormField, NEW_PASSWORD_INPUT } from '@/components/ui/form-field';
 import { PendingButton } from '@/components/ui/pending-button';
 import { paths } from '@/config/paths';
 import { useResetPassword } from '@/features/auth/api/reset-password';
 import { BackToLoginLink } from '@/features/auth/components/back-to-login-link';
-import { toast } from '@/hooks/use-toast';
+import { PasswordField } from '@/features/auth/components/password-field';
 import { getErrorMessage } from '@/lib/api';
 import { useZodForm } from '@/lib/use-zod-form';
 
 /** The new-password form of an e-mailed reset link (`/reset-password?token=`). */
 export function ResetPasswordForm({ token }: { token: string }) {
-  const reset = useResetPassword({
-    mutationConfig: {
-      onError: (error) =>
-        toast({
-          title: 'Password Reset Failed',
-          description: getErrorMessage(error),
-          variant: 'destructive',
-        }),
-    },
-  });
+  // A failure shows once, in the form, beside its way out ('Request a new link'); no toast as well.
+  const reset = useResetPassword();
   const form = useZodForm(ResetPasswordFormSchema, { password: '', confirmPassword: '' });
 
   if (reset.isSuccess) {
@@ -57,15 +48,15 @@ export function ResetPasswordForm({ token }: { token: string }) {
           </Link>
         </div>
       )}
-      <FormField
+      <PasswordField
         label="New Password"
-        {...NEW_PASSWORD_INPUT}
+        purpose="new"
         field={form.register('password')}
         error={form.errorOf('password')}
       />
-      <FormField
+      <PasswordField
         label="Confirm Password"
-        {...NEW_PASSWORD_INPUT}
+        purpose="new"
         field={form.register('confirmPassword')}
         error={form.errorOf('confirmPassword')}
       />

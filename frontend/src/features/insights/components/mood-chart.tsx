@@ -2,14 +2,43 @@ import type { MoodPoint } from '@haven/contracts/insights';
 
 import { cn } from '@/lib/utils';
 
-const weekday = new Intl.DateTimeFormat('en-US', { weekday: 'narrow', timeZone: 'UTC' });
+// Points are calendar days (`yyyy-MM-dd`): read at noon UTC and written in UTC, so no time zone moves them.
+const dayOf = (date: string) => new Date(`${date}T12:00:00Z`);
+const weekday = new Intl.DateTimeFormat('en-US', { weekday: 'short', timeZone: 'UTC' });
+const dayOfMonth = new Intl.DateTimeFormat('en-US', { day: 'numeric', timeZone: 'UTC' });
+const fullDay = new Intl.DateTimeFormat('en-US', {
+  weekday: 'long',
+  month: 'long',
+  day: 'numeric',
+  timeZone: 'UTC',
+});
 
-/** A small bar per day: up for a brighter mood, down for a heavier one, empty for no thoughts. */
+/** Scores this far from zero read as a brighter or heavier day; closer ones as even. */
+const LEANING = 0.15;
+
+/** The mood of a day in words, for the table that screen readers read instead of the bars. */
+function moodInWords({ score }: MoodPoint): string {
+  if (score === null) return 'No thoughts';
+  if (score >= LEANING) return 'Brighter';
+  if (score <= -LEANING) return 'Heavier';
+  return 'Even';
+}
+
+/** The label under each bar: every weekday for a week; for a month, every seventh day from the first. */
+function dayLabel(point: MoodPoint, index: number, week: boolean): string {
+  if (week) return weekday.format(dayOf(point.date));
+  return index % 7 === 0 ? dayOfMonth.format(dayOf(point.date)) : '';
+}
+
+/**
+ * A small bar per day: up for a brighter mood, down for a heavier one, empty for no thoughts, with
+ * the days named underneath. Screen readers get the same as a table (day, mood, thoughts).
+ */
 export function MoodChart({ mood }: { mood: MoodPoint[] }) {
   const week = mood.length <= 7;
   return (
     <figure className="flex flex-col gap-1.5" aria-label="Mood by day">
-      <div className="flex h-16 items-stretch gap-[2px]">
+      <div aria-hidden="true" className="flex h-16 items-stretch gap-[2px]">
         {mood.map((p) => {
           const height = p.score === null ? 0 : Math.max(6, Math.abs(p.score) * 50);
           return (
@@ -38,15 +67,40 @@ export function MoodChart({ mood }: { mood: MoodPoint[] }) {
           );
         })}
       </div>
-      {week && (
-        <div className="flex gap-[2px] text-center text-[10px] text-muted-foreground">
+      <div
+        aria-hidden="true"
+        data-testid="mood-day-labels"
+        className="flex gap-[2px] text-center text-[10px] leading-none text-muted-foreground"
+      >
+        {mood.map((p, index) => (
+          // A month's label may be wider than its day's column: it overflows both ways, centred.
+          <span
+            key={p.date}
+            className="flex min-w-0 flex-1 justify-center overflow-visible whitespace-nowrap"
+          >
+            {dayLabel(p, index, week)}
+          </span>
+        ))}
+      </div>
+      <table className="sr-only">
+        <caption>Mood and number of thoughts for each day</caption>
+        <thead>
+          <tr>
+            <th scope="col">Day</th>
+            <th scope="col">Mood</th>
+            <th scope="col">Thoughts</th>
+          </tr>
+        </thead>
+        <tbody>
           {mood.map((p) => (
-            <span key={p.date} className="flex-1">
-              {weekday.format(new Date(`${p.date}T12:00:00Z`))}
-            </span>
+            <tr key={p.date}>
+              <th scope="row">{fullDay.format(dayOf(p.date))}</th>
+              <td>{moodInWords(p)}</td>
+              <td>{p.count}</td>
+            </tr>
           ))}
-        </div>
-      )}
+        </tbody>
+      </table>
       <figcaption className="text-xs text-muted-foreground">
         Mood by day, from the words of your thoughts
       </figcaption>

@@ -14,6 +14,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api';
+import { formatDateTime } from '@/lib/format-date';
 import { cn } from '@/lib/utils';
 import { useIntegrations } from '../api/get-integrations';
 import { useDisconnectIntegration, useUpdateIntegrationSettings } from '../api/manage-integration';
@@ -22,7 +23,13 @@ import { NotionPageSetting } from './notion-page-setting';
 import type { CatalogEntry } from '../lib/catalog';
 import { useStartConnection } from './integration-list';
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+/** A stored moment as the app writes dates, or a dash when there is none. */
+function When({ iso }: { iso: string | null }) {
+  return iso ? <time dateTime={iso}>{formatDateTime(new Date(iso))}</time> : <>—</>;
+}
+
+/** Three equal tabs on a phone: 'Contextual Rules' takes two lines rather than spilling out of its tab. */
+const WRAPPING_TAB = 'h-auto min-h-9 min-w-0 px-2 py-1.5 text-center leading-tight whitespace-normal';
 
 const SWITCHES: Array<
   [keyof Pick<IntegrationSettings, 'autoSync' | 'notifyOnChanges' | 'includeFullContent'>, string, string]
@@ -170,7 +177,9 @@ export function IntegrationDetail({ entry }: { entry: CatalogEntry }) {
             </div>
           )}
           {integration && (
-            <p className="text-xs text-muted-foreground">Last synced {when(integration.updatedAt)}</p>
+            <p className="text-xs text-muted-foreground">
+              Last synced <When iso={integration.updatedAt} />
+            </p>
           )}
           {connected && integration ? (
             <PendingButton
@@ -194,9 +203,15 @@ export function IntegrationDetail({ entry }: { entry: CatalogEntry }) {
       {connected && integration && (
         <Tabs value={tab} onValueChange={setTab} className="flex flex-col gap-3">
           <TabsList>
-            <TabsTrigger value="overview">Overview</TabsTrigger>
-            <TabsTrigger value="settings">Settings</TabsTrigger>
-            <TabsTrigger value="rules">Contextual Rules</TabsTrigger>
+            <TabsTrigger value="overview" className={WRAPPING_TAB}>
+              Overview
+            </TabsTrigger>
+            <TabsTrigger value="settings" className={WRAPPING_TAB}>
+              Settings
+            </TabsTrigger>
+            <TabsTrigger value="rules" className={WRAPPING_TAB}>
+              Contextual Rules
+            </TabsTrigger>
           </TabsList>
           <TabsContent value="overview">
             <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
@@ -205,9 +220,13 @@ export function IntegrationDetail({ entry }: { entry: CatalogEntry }) {
               <dt className="text-muted-foreground">Provider</dt>
               <dd>{integration.provider}</dd>
               <dt className="text-muted-foreground">Connected since</dt>
-              <dd>{when(integration.createdAt)}</dd>
+              <dd>
+                <When iso={integration.createdAt} />
+              </dd>
               <dt className="text-muted-foreground">Token expires</dt>
-              <dd>{when(integration.expiresAt)}</dd>
+              <dd>
+                <When iso={integration.expiresAt} />
+              </dd>
             </dl>
           </TabsContent>
           <TabsContent value="settings" className="flex flex-col gap-4">

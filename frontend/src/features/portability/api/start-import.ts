@@ -1,4 +1,5 @@
 import { HttpError } from '@haven/contracts/client';
+import { useMutation } from '@tanstack/react-query';
 import type { ErrorBody } from '@haven/contracts/errors';
 import {
   IMPORT_LIMITS,
@@ -6,6 +7,8 @@ import {
   portabilityContract,
   TransferStarted,
 } from '@haven/contracts/portability';
+
+import type { MutationConfig } from '@/lib/query-client';
 
 /** Why a zip is refused before it is sent, or null when it may be. */
 export function tooLargeToImport(file: File): string | null {
@@ -38,4 +41,10 @@ export async function startImport(file: File): Promise<TransferStarted> {
     throw new HttpError(res.status, text || res.statusText, body);
   }
   return TransferStarted.parse(JSON.parse(text));
+}
+
+export function useStartImport({
+  mutationConfig,
+}: { mutationConfig?: MutationConfig<typeof startImport> } = {}) {
+  return useMutation({ ...mutationConfig, mutationFn: startImport });
 }

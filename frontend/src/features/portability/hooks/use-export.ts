@@ -1,10 +1,12 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 
 import { exportDownloadHref } from '@/features/portability/api/download-export';
-import { getExportStatus } from '@/features/portability/api/get-export-status';
-import { startExport } from '@/features/portability/api/start-export';
-import { pollUntil } from '@/features/portability/lib/poll-until';
+import { useExportStatus } from '@/features/portability/api/get-export-status';
+import { useStartExport } from '@/features/portability/api/start-export';
+import { isUnderway } from '@/features/portability/lib/transfer-polling';
 import { getErrorMessage } from '@/lib/api';
+
+const EXPORT_FAILED = 'The export could not be made. Please try again.';
 
 interface UseExportOptions {
   onReady?: () => void;
@@ -16,31 +18,32 @@ interface UseExportOptions {
  * is null when no export is being made. Leaving the page stops following it.
  */
 export function useExport({ onReady, onFailed }: UseExportOptions = {}) {
-  const [progress, setProgress] = useState<number | null>(null);
-  const controller = useRef<AbortController | null>(null);
-  useEffect(() => () => controller.current?.abort(), []);
+  const [id, setId] = useState<string | null>(null);
+  const starting = useStartExport({
+    mutationConfig: {
+      onSuccess: (started) => setId(started.id),
+      onError: (error) => onFailed?.(getErrorMessage(error)),
+    },
+  });
+  const status = useExportStatus(id);
+  const settled =
+    id !== null && (status.isError || (status.data !== undefined && !isUnderway(status.data.status)));
 
-  const start = useCallback(async () => {
-    controller.current?.abort();
-    const { signal } = (controller.current = new AbortController());
-    setProgress(0);
-    try {
-      const { id } = await startExport();
-      const last = await pollUntil(
-        () => getExportStatus(id),
-        (s) => s.status !== 'queued' && s.status !== 'running',
-        (s) => setProgress(s.progress),
-        { signal },
-      );
-      if (last.status !== 'ready') throw new Error('The export could not be made. Please try again.');
-      window.location.assign(exportDownloadHref(id));
+  // Each export ends once: the download starts or the failure is told.
+  const handled = useRef<string | null>(null);
+  const finish = useEffectEvent((finished: string) => {
+    handled.current = finished;
+    if (status.isError) onFailed?.(getErrorMessage(status.error));
+    else if (status.data?.status !== 'ready') onFailed?.(EXPORT_FAILED);
+    else {
+      window.location.assign(exportDownloadHref(finished));
       onReady?.();
-    } catch (caught) {
-      if (!signal.aborted) onFailed?.(getErrorMessage(caught));
-    } finally {
-      if (!signal.aborted) setProgress(null);
     }
-  }, [onReady, onFailed]);
+  });
+  useEffect(() => {
+    if (settled && id !== handled.current) finish(id);
+  }, [settled, id]);
 
-  return { progress, start };
+  const progress = starting.isPending ? 0 : id !== null && !settled ? (status.data?.progress ?? 0) : null;
+  return { progress, start: () => starting.mutate() };
 }

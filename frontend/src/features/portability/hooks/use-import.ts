@@ -1,10 +1,10 @@
 import type { ImportProgress } from '@haven/contracts/portability';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 
-import { getImportStatus } from '@/features/portability/api/get-import-status';
-import { startImport } from '@/features/portability/api/start-import';
-import { pollUntil } from '@/features/portability/lib/poll-until';
+import { useImportStatus } from '@/features/portability/api/get-import-status';
+import { useStartImport } from '@/features/portability/api/start-import';
 import { importFailure } from '@/features/portability/lib/import-summary';
+import { isUnderway } from '@/features/portability/lib/transfer-polling';
 import { getErrorMessage } from '@/lib/api';
 
 /** An import as the card shows it. */
@@ -16,8 +16,6 @@ export type ImportRun =
   /** `result` is the last answer (null when the upload or a status read failed); `error` when it failed. */
   | { phase: 'ended'; id: string | null; result: ImportProgress | null; error: string | null };
 
-const ended = (p: ImportProgress) => p.status === 'done' || p.status === 'failed' || p.status === 'expired';
-
 interface UseImportOptions {
   onDone?: (result: ImportProgress) => void;
   onFailed?: (error: string, result: ImportProgress | null) => void;
@@ -28,43 +26,38 @@ interface UseImportOptions {
  * like a 404), then keeps the outcome to show. Leaving the page stops following it.
  */
 export function useImport({ onDone, onFailed }: UseImportOptions = {}) {
-  const [run, setRun] = useState<ImportRun>({ phase: 'idle' });
-  const controller = useRef<AbortController | null>(null);
-  useEffect(() => () => controller.current?.abort(), []);
-
-  const start = useCallback(
-    async (file: File) => {
-      controller.current?.abort();
-      const { signal } = (controller.current = new AbortController());
-      setRun({ phase: 'uploading' });
-      let id: string | null = null;
-      try {
-        id = (await startImport(file)).id;
-        const started = id;
-        setRun({ phase: 'running', id, progress: null });
-        const last = await pollUntil(
-          () => getImportStatus(started),
-          ended,
-          (progress) => setRun({ phase: 'running', id: started, progress }),
-          { signal },
-        );
-        if (last.status === 'done') {
-          setRun({ phase: 'ended', id, result: last, error: null });
-          onDone?.(last);
-        } else {
-          const error = importFailure(last);
-          setRun({ phase: 'ended', id, result: last, error });
-          onFailed?.(error, last);
-        }
-      } catch (caught) {
-        if (signal.aborted) return;
-        const error = getErrorMessage(caught);
-        setRun({ phase: 'ended', id, result: null, error });
-        onFailed?.(error, null);
-      }
+  const [id, setId] = useState<string | null>(null);
+  const upload = useStartImport({
+    mutationConfig: {
+      onSuccess: (started) => setId(started.id),
+      onError: (error) => onFailed?.(getErrorMessage(error), null),
     },
-    [onDone, onFailed],
-  );
+  });
+  const status = useImportStatus(id);
 
-  return { run, start };
+  let run: ImportRun;
+  if (upload.isPending) run = { phase: 'uploading' };
+  else if (upload.isError)
+    run = { phase: 'ended', id: null, result: null, error: getErrorMessage(upload.error) };
+  else if (id === null) run = { phase: 'idle' };
+  else if (status.isError) run = { phase: 'ended', id, result: null, error: getErrorMessage(status.error) };
+  else if (status.data && !isUnderway(status.data.status)) {
+    const result = status.data;
+    run = { phase: 'ended', id, result, error: result.status === 'done' ? null : importFailure(result) };
+  } else run = { phase: 'running', id, progress: status.data ?? null };
+
+  // Each import is told once, when its status settles (an upload failure is told by the mutation).
+  const handled = useRef<string | null>(null);
+  const finish = useEffectEvent(() => {
+    if (run.phase !== 'ended' || run.id === null) return;
+    handled.current = run.id;
+    if (run.error === null && run.result) onDone?.(run.result);
+    else onFailed?.(run.error ?? '', run.result);
+  });
+  const endedId = run.phase === 'ended' ? run.id : null;
+  useEffect(() => {
+    if (endedId !== null && endedId !== handled.current) finish();
+  }, [endedId]);
+
+  return { run, start: (file: File) => upload.mutate(file) };
 }

@@ -2,9 +2,7 @@ import { ChevronRight, Mic } from 'lucide-react';
 import { Link } from 'react-router-dom';
 
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-
-/** The audio diagnostic lives at /debug/audio (not in the route table, spec 2). */
-const AUDIO_DIAGNOSTIC_PATH = '/debug/audio';
+import { paths } from '@/config/paths';
 
 export function TroubleshootingCard() {
   return (
@@ -15,7 +13,7 @@ export function TroubleshootingCard() {
       </CardHeader>
       <CardContent>
         <Link
-          to={AUDIO_DIAGNOSTIC_PATH}
+          to={paths.debugAudio.getHref()}
           className="flex items-center gap-3 rounded-lg border px-3 py-3 text-sm font-medium transition-colors hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
         >
           <Mic className="size-4 text-accent" aria-hidden="true" />
