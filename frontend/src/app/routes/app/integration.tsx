@@ -5,6 +5,7 @@ import { BottomTabBar } from '@/components/layouts/bottom-tab-bar';
 import { SimplePage } from '@/components/layouts/simple-page';
 import { paths } from '@/config/paths';
 import { useCreateConversation } from '@/features/assistant/api/create-conversation';
+import { useDeleteConversation } from '@/features/assistant/api/delete-conversation';
 import { IntegrationDetail } from '@/features/integrations/components/integration-detail';
 import { catalogEntry } from '@/features/integrations/lib/catalog';
 import { CaptureDialog } from '@/features/thoughts/components/capture-dialog';
@@ -16,6 +17,7 @@ export function IntegrationRoute() {
   const entry = catalogEntry(provider, type);
   const [adding, setAdding] = useState(false);
   const startChat = useCreateConversation();
+  const { mutateAsync: discardChat } = useDeleteConversation();
   useEffect(() => {
     if (!entry) toast({ title: 'Integration not found', variant: 'destructive' });
   }, [entry]);
@@ -30,7 +32,7 @@ export function IntegrationRoute() {
         <IntegrationDetail entry={entry} />
       </SimplePage>
       <BottomTabBar onAddThought={() => setAdding(true)} />
-      <CaptureDialog open={adding} onOpenChange={setAdding} startChat={startChat} />
+      <CaptureDialog open={adding} onOpenChange={setAdding} startChat={startChat} discardChat={discardChat} />
     </>
   );
 }

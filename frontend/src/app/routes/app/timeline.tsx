@@ -5,6 +5,8 @@ import { BottomTabBar } from '@/components/layouts/bottom-tab-bar';
 import { SimplePage } from '@/components/layouts/simple-page';
 import { paths } from '@/config/paths';
 import { useCreateConversation } from '@/features/assistant/api/create-conversation';
+import { useDeleteConversation } from '@/features/assistant/api/delete-conversation';
+import { usePreferences } from '@/features/settings/api/get-preferences';
 import { CaptureDialog } from '@/features/thoughts/components/capture-dialog';
 import { QueuedThoughtsCount } from '@/features/thoughts/components/queued-thoughts';
 import { Timeline } from '@/features/thoughts/components/timeline';
@@ -18,6 +20,8 @@ export function TimelineRoute() {
   const [adding, setAdding] = useState(false);
   // A chat-type capture starts a conversation, which the assistant feature owns.
   const startChat = useCreateConversation();
+  const { mutateAsync: discardChat } = useDeleteConversation();
+  const preferences = usePreferences().data;
 
   return (
     <>
@@ -35,10 +39,14 @@ export function TimelineRoute() {
           date={date}
           today={today}
           onDateChange={(next) => setParams({ date: next }, { replace: true })}
+          confirm={{
+            emails: preferences?.askBeforeEmails ?? true,
+            events: preferences?.askBeforeCalendarEvents ?? true,
+          }}
         />
       </SimplePage>
       <BottomTabBar onAddThought={() => setAdding(true)} />
-      <CaptureDialog open={adding} onOpenChange={setAdding} startChat={startChat} />
+      <CaptureDialog open={adding} onOpenChange={setAdding} startChat={startChat} discardChat={discardChat} />
     </>
   );
 }
