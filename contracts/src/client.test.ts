@@ -23,6 +23,7 @@ const thought: Thought = {
   tags: ['walk'],
   isVoice: false,
   category: 'personal',
+  timezoneOffset: null,
   hasAudio: false,
   format: 'text',
 };

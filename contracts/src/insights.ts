@@ -3,6 +3,10 @@ import { defineContract } from './contract';
 import { ErrorBody } from './errors';
 import { EventMoment } from './calendar';
 import { CacheBuster, Id, IsoDateTime, LocalDate, Ok } from './common';
+import { MAX_CONTENT_LENGTH } from './thoughts';
+
+/** Most thoughts one findings call reads (a busy day of the timeline). */
+export const MAX_FINDINGS_THOUGHTS = 100;
 
 /** The period an insight covers. Weeks start on Monday in the insights views. */
 export const InsightRange = z.enum(['day', 'week', 'month']);
@@ -86,6 +90,32 @@ export type Insight = z.infer<typeof Insight>;
 export const InsightPending = z.object({ status: z.literal('pending') });
 export type InsightPending = z.infer<typeof InsightPending>;
 
+/** A thought to read for findings: what the SPA already holds of it. */
+export const FindingsSource = z.object({
+  id: Id,
+  content: z.string().max(MAX_CONTENT_LENGTH),
+  localDate: LocalDate,
+});
+
+/** POST /api/insights/findings: the thoughts of one list (a day of the timeline). */
+export const FindingsBody = z.object({ thoughts: z.array(FindingsSource).max(MAX_FINDINGS_THOUGHTS) });
+export type FindingsBody = z.infer<typeof FindingsBody>;
+
+/**
+ * What the local engine found a thought means to do, ready for the action dialogs: an event (a date
+ * and time it names) and/or an e-mail (to the person it names). At most one of each per thought.
+ */
+export const ThoughtFinding = z.object({
+  thoughtId: Id,
+  /** The words of the intention ("Meeting with Tom"), the event's title. */
+  title: z.string(),
+  prefill: SuggestionPrefill,
+});
+export type ThoughtFinding = z.infer<typeof ThoughtFinding>;
+
+export const FindingsAnswer = z.object({ findings: z.array(ThoughtFinding) });
+export type FindingsAnswer = z.infer<typeof FindingsAnswer>;
+
 /** Public routes of the insights service. */
 export const insightsContract = defineContract({
   get: {
@@ -103,5 +133,14 @@ export const insightsContract = defineContract({
     query: InsightQuery,
     responses: { 200: Ok, 400: ErrorBody, 401: ErrorBody },
     summary: 'Forgets the stored insight of the period so the next get regenerates it; idempotent.',
+  },
+  findings: {
+    method: 'POST',
+    path: '/api/insights/findings',
+    body: FindingsBody,
+    responses: { 200: FindingsAnswer, 400: ErrorBody, 401: ErrorBody },
+    summary:
+      "The local engine's findings in the given thoughts (a date and time to put in the calendar, a person to " +
+      'e-mail), computed on request and not stored; the thought cards show them as actions.',
   },
 });

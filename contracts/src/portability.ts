@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { defineContract } from './contract';
 import { ErrorBody } from './errors';
-import { Id, IsoDateTime, LocalDate, MAX_AUDIO_BASE64_CHARS, StoredCategory, queryInt } from './common';
+import {
+  Id,
+  IsoDateTime,
+  LocalDate,
+  MAX_AUDIO_BASE64_CHARS,
+  StoredCategory,
+  TimezoneOffset,
+  queryInt,
+} from './common';
 import { Conversation, Message, MessageType } from './assistant';
 import { Insight } from './insights';
 import { IntegrationSettings, IntegrationType, Provider } from './integrations';
@@ -213,6 +221,8 @@ export const ImportedThought = z.object({
   title: z.string().max(1000).nullable().default(null),
   date: IsoDateTime,
   localDate: LocalDate,
+  /** The writer's offset when known (a Haven export carries it); see Thought.timezoneOffset. */
+  timezoneOffset: TimezoneOffset.nullable().optional(),
   category: StoredCategory,
   tags: z.array(z.string().min(1).max(MAX_TAG_LENGTH)).max(MAX_TAGS),
   isVoice: z.boolean(),

@@ -64,6 +64,11 @@ export const Thought = z.object({
   date: IsoDateTime,
   /** The user's own calendar day for the thought, which is what day views group by. */
   localDate: LocalDate,
+  /**
+   * The writer's offset when it was saved (`Date.getTimezoneOffset()`: minutes, positive west of
+   * UTC), or null when unknown (older and some imported thoughts).
+   */
+  timezoneOffset: TimezoneOffset.nullable(),
   tags: z.array(z.string()),
   isVoice: z.boolean(),
   category: StoredCategory,

@@ -22,7 +22,8 @@ describe('thoughts with an OpenAI-compatible server', () => {
 
   beforeAll(async () => {
     llm = await startOpenAiDouble({
-      reply: ({ user }) => ({ type: user.includes('remind') ? 'chat' : 'thought' }),
+      // A model that takes requests and notes to self alike for chats.
+      reply: ({ user }) => ({ type: /weather|schedule/i.test(user) ? 'chat' : 'thought' }),
       transcript: 'I recorded this while walking',
     });
     svc = await startTestService(thoughtsService, { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: llm.url });
@@ -33,7 +34,7 @@ describe('thoughts with an OpenAI-compatible server', () => {
   });
 
   it('classifies with the model, and falls back to the keyword rule when it fails', async () => {
-    expect((await post('/api/analyze-content', { text: 'remind me to call mum' })).body).toEqual({
+    expect((await post('/api/analyze-content', { text: 'what will the weather be like' })).body).toEqual({
       type: 'chat',
     });
     expect((await post('/api/analyze-content', { text: 'can you believe this day' })).body).toEqual({
@@ -49,6 +50,16 @@ describe('thoughts with an OpenAI-compatible server', () => {
     } finally {
       llm.state.fail = false;
     }
+  });
+
+  it('keeps a note to self a thought whatever the model says, without asking it', async () => {
+    const asked = llm.calls.length;
+    const note = 'Schedule a meeting with Tom on Thursday at 3pm';
+    expect((await post('/api/analyze-content', { text: note })).body).toEqual({ type: 'thought' });
+    expect(llm.calls.length).toBe(asked);
+    expect((await post('/api/analyze-content', { text: 'Schedule it, what do you think?' })).body).toEqual({
+      type: 'chat',
+    });
   });
 
   it('transcribes a voice thought sent as audio only, through the queue', async () => {

@@ -115,6 +115,8 @@ describe('thoughts', () => {
     });
     expect(la.localDate).toBe('2025-01-05');
     expect(tokyo.localDate).toBe('2025-01-06');
+    // The offset is kept, so an export can print the writer's own time.
+    expect([la.timezoneOffset, tokyo.timezoneOffset]).toEqual([480, -540]);
     expect((await me.get('/api/thoughts?date=2025-01-05')).body.map((t: Thought) => t.content)).toEqual([
       'late in LA',
     ]);

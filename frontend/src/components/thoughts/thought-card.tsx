@@ -1,7 +1,7 @@
 import { displayCategory } from '@haven/contracts/common';
 import type { Thought } from '@haven/contracts/thoughts';
 import { Mic } from 'lucide-react';
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 
 import { Markdown } from '@/components/markdown/markdown';
 import { CATEGORY_LABELS } from '@/components/thoughts/thought-categories';
@@ -16,6 +16,11 @@ interface ThoughtCardProps {
   onOpen: (thought: Thought) => void;
   /** Adds the day before the time (lists that span several days, like search results). */
   showDate?: boolean;
+  /**
+   * Buttons shown under the card's text (what the thought means to do). They sit beside the card's
+   * own button, not inside it, so each stays a control of its own.
+   */
+  actions?: ReactNode;
 }
 
 /**
@@ -23,7 +28,7 @@ interface ThoughtCardProps {
  * category, voice and tags are its description, so the whole card stays one button. Typed thoughts
  * show as typed; imported Markdown notes are rendered (see `Markdown`'s `preview`).
  */
-export function ThoughtCard({ thought, onOpen, showDate = false }: ThoughtCardProps) {
+export function ThoughtCard({ thought, onOpen, showDate = false, actions }: ThoughtCardProps) {
   const id = useId();
   const time = formatTimeOfDay(thought.date);
   const when = showDate ? `${formatShortDay(thought.localDate)} · ${time}` : time;
@@ -31,14 +36,17 @@ export function ThoughtCard({ thought, onOpen, showDate = false }: ThoughtCardPr
   const transcribing = thought.content.trim() === '';
   const markdown = thought.format === 'markdown' && !transcribing;
 
-  return (
+  const card = (
     <button
       type="button"
       aria-labelledby={`${id}-content`}
       aria-describedby={thought.tags.length > 0 ? `${id}-meta ${id}-tags` : `${id}-meta`}
       onClick={() => onOpen(thought)}
       data-thought-id={thought.id}
-      className="flex w-full min-w-0 flex-col gap-2 rounded-xl border bg-card p-4 text-left text-card-foreground shadow-sm transition-colors outline-none hover:border-accent/40 hover:bg-muted/40 focus-visible:ring-2 focus-visible:ring-ring"
+      className={cn(
+        'flex w-full min-w-0 flex-col gap-2 rounded-xl bg-card p-4 text-left text-card-foreground transition-colors outline-none hover:bg-muted/40 focus-visible:ring-2 focus-visible:ring-ring',
+        actions ? 'pb-3' : 'border shadow-sm hover:border-accent/40',
+      )}
     >
       <span id={`${id}-meta`} className="flex w-full items-center gap-2 text-xs text-muted-foreground">
         <time dateTime={thought.date} className="tabular-nums">
@@ -80,5 +88,12 @@ export function ThoughtCard({ thought, onOpen, showDate = false }: ThoughtCardPr
         </span>
       )}
     </button>
+  );
+  if (!actions) return card;
+  return (
+    <div className="flex flex-col rounded-xl border bg-card shadow-sm transition-colors has-[>button:hover]:border-accent/40">
+      {card}
+      <div className="flex flex-wrap gap-2 px-4 pb-4">{actions}</div>
+    </div>
   );
 }

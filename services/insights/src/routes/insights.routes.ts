@@ -4,6 +4,7 @@ import { AppError } from '@haven/kit/errors';
 import { insightsPortabilityContract } from '@haven/contracts/portability';
 import { implement, reply } from '@haven/kit/http';
 import type { Insights } from '../domain/insights';
+import { findingsOf } from '../domain/engine/findings';
 
 export function insightsRoutes(insights: Insights) {
   return implement(insightsContract, {
@@ -12,6 +13,8 @@ export function insightsRoutes(insights: Insights) {
       return answer.status === 'pending' ? reply(202, { status: 'pending' as const }) : answer.insight;
     },
     remove: ({ userId, query }) => insights.remove(userId, query),
+    // Computed from the text sent, for no one else's data: nothing to check beyond the signed-in user.
+    findings: ({ body }) => ({ findings: findingsOf(body.thoughts) }),
   });
 }
 

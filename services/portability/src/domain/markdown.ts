@@ -8,13 +8,29 @@ const LONG_DAY = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC',
 });
 
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * The wall-clock time the writer saw, with its offset: `date` is the UTC instant, `timezoneOffset`
+ * the browser's `getTimezoneOffset()` when saved (minutes, positive west of UTC), so local time is
+ * UTC minus it. "15:00 UTC+01:00"; plain "14:00 UTC" when the offset is zero or unknown.
+ */
+export function localTimeLabel(date: string, timezoneOffset: number | null): string {
+  const offset = timezoneOffset ?? 0;
+  const time = new Date(Date.parse(date) - offset * 60_000).toISOString().slice(11, 16);
+  if (offset === 0) return `${time} UTC`;
+  const east = -offset;
+  const abs = Math.abs(east);
+  return `${time} UTC${east > 0 ? '+' : '-'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
 /** One day of thoughts as Markdown: the date, then each thought with its time, category and tags. */
 export function dayMarkdown(localDate: string, thoughts: ExportedThought[]): string {
   const lines = [`# ${LONG_DAY.format(new Date(`${localDate}T12:00:00Z`))}`, ''];
   for (const t of thoughts) {
-    const time = t.date.slice(11, 16);
+    const time = localTimeLabel(t.date, t.timezoneOffset);
     const tags = t.tags.map((tag) => `#${tag.replace(/\s+/g, '-')}`).join(' ');
-    lines.push(`## ${time} UTC · ${t.category}${t.isVoice ? ' · voice' : ''}${tags ? ` · ${tags}` : ''}`, '');
+    lines.push(`## ${time} · ${t.category}${t.isVoice ? ' · voice' : ''}${tags ? ` · ${tags}` : ''}`, '');
     lines.push(t.content || '_(voice note without text)_', '');
   }
   return lines.join('\n');

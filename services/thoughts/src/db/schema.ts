@@ -53,6 +53,12 @@ export const thoughts = thoughtsSchema.table(
     /** The user's own calendar day, computed from the client's time and offset on create. */
     localDate: date('local_date', { mode: 'string' }).notNull(),
     /**
+     * The writer's clock offset when saved, as the browser's `Date.getTimezoneOffset()` (minutes,
+     * positive west of UTC), so exports can print the thought's own wall-clock time. Null for
+     * thoughts saved before it was kept, or imported without one.
+     */
+    timezoneOffset: integer('timezone_offset'),
+    /**
      * The key a client gave this save (the SPA's offline queue sends one per queued thought), so a
      * save retried after its answer was lost finds the thought it made instead of making another.
      */

@@ -29,6 +29,7 @@ export const listColumns = {
   // only to print them again costs more than the rest of a large list.
   date: sql<string>`to_char(${thoughts.date} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
   localDate: thoughts.localDate,
+  timezoneOffset: thoughts.timezoneOffset,
   hasAudio: sql<boolean>`${thoughts.audioEnc} is not null`,
   format: thoughts.format,
 };

@@ -115,6 +115,7 @@ export function createPortability({
                 ...tags.seal(userId, item.tags),
                 date: new Date(item.date),
                 localDate: item.localDate,
+                timezoneOffset: item.timezoneOffset ?? null,
               };
             }),
           );

@@ -21,6 +21,7 @@ export function presentThought(row: ThoughtListRow, cipher: FieldCipher, tags: T
     content: withoutVoiceMarker(cipher.decrypt(row.contentEnc, contentContext(row.userId))),
     date: row.date,
     localDate: row.localDate,
+    timezoneOffset: row.timezoneOffset,
     tags: tags.open(row),
     isVoice: row.isVoice,
     category: row.category as StoredCategory,

@@ -141,6 +141,7 @@ export function createThoughts({ db, uow, cipher, tags, keys, llm, log }: Though
           ...tags.seal(userId, body.tags ?? []),
           date: instant,
           localDate: localDateOf(instant, body.timezoneOffset),
+          timezoneOffset: body.timezoneOffset ?? null,
         });
         // Saved meanwhile by a concurrent retry with the same key: that one is the thought.
         if (!created) return (await findByClientKey(tx, userId, body.clientKey!))!;

@@ -1,21 +1,17 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Navigate, useParams } from 'react-router-dom';
 
-import { BottomTabBar } from '@/components/layouts/bottom-tab-bar';
+import { ScreenTabBar } from '@/app/routes/app/screen-tab-bar';
 import { SimplePage } from '@/components/layouts/simple-page';
 import { paths } from '@/config/paths';
-import { useCreateConversation } from '@/features/assistant/api/create-conversation';
 import { IntegrationDetail } from '@/features/integrations/components/integration-detail';
 import { catalogEntry } from '@/features/integrations/lib/catalog';
-import { CaptureDialog } from '@/features/thoughts/components/capture-dialog';
 import { toast } from '@/hooks/use-toast';
 
 /** One integration's detail page, `/integrations/:provider/:type`, with the tab bar and capture. */
 export function IntegrationRoute() {
   const { provider = '', type = '' } = useParams();
   const entry = catalogEntry(provider, type);
-  const [adding, setAdding] = useState(false);
-  const startChat = useCreateConversation();
   useEffect(() => {
     if (!entry) toast({ title: 'Integration not found', variant: 'destructive' });
   }, [entry]);
@@ -29,8 +25,7 @@ export function IntegrationRoute() {
       >
         <IntegrationDetail entry={entry} />
       </SimplePage>
-      <BottomTabBar onAddThought={() => setAdding(true)} />
-      <CaptureDialog open={adding} onOpenChange={setAdding} startChat={startChat} />
+      <ScreenTabBar />
     </>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 
 import { BottomTabBar } from '@/components/layouts/bottom-tab-bar';
 import { useCreateConversation } from '@/features/assistant/api/create-conversation';
+import { useDeleteConversation } from '@/features/assistant/api/delete-conversation';
 import { CaptureDialog } from '@/features/thoughts/components/capture-dialog';
 
 /**
@@ -12,10 +13,11 @@ export function ScreenTabBar() {
   const [adding, setAdding] = useState(false);
   // A chat-type capture starts a conversation, which the assistant feature owns.
   const startChat = useCreateConversation();
+  const { mutateAsync: discardChat } = useDeleteConversation();
   return (
     <>
       <BottomTabBar onAddThought={() => setAdding(true)} />
-      <CaptureDialog open={adding} onOpenChange={setAdding} startChat={startChat} />
+      <CaptureDialog open={adding} onOpenChange={setAdding} startChat={startChat} discardChat={discardChat} />
     </>
   );
 }

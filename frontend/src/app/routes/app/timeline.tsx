@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router-dom';
 import { ScreenTabBar } from '@/app/routes/app/screen-tab-bar';
 import { SimplePage } from '@/components/layouts/simple-page';
 import { paths } from '@/config/paths';
+import { usePreferences } from '@/features/settings/api/get-preferences';
 import { QueuedThoughtsCount } from '@/features/thoughts/components/queued-thoughts';
 import { Timeline } from '@/features/thoughts/components/timeline';
 import { dayFromParam, todayYmd } from '@/lib/local-day';
@@ -12,6 +13,7 @@ export function TimelineRoute() {
   const [params, setParams] = useSearchParams();
   const today = todayYmd();
   const date = dayFromParam(params.get('date'));
+  const preferences = usePreferences().data;
 
   return (
     <>
@@ -29,6 +31,10 @@ export function TimelineRoute() {
           date={date}
           today={today}
           onDateChange={(next) => setParams({ date: next }, { replace: true })}
+          confirm={{
+            emails: preferences?.askBeforeEmails ?? true,
+            events: preferences?.askBeforeCalendarEvents ?? true,
+          }}
         />
       </SimplePage>
       <ScreenTabBar />

@@ -4,7 +4,13 @@ import { NotebookPen } from 'lucide-react';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { ThoughtCard } from '@/components/thoughts/thought-card';
 import { ThoughtListPlaceholder } from '@/components/thoughts/thought-list-placeholder';
+import { useThoughtFindings } from '@/features/thoughts/api/get-thought-findings';
 import { useThoughtsByDay } from '@/features/thoughts/api/get-thoughts-by-day';
+import {
+  FindingChips,
+  offersActions,
+  type ConfirmActions,
+} from '@/features/thoughts/components/finding-chips';
 import { QueuedThoughtsOfDay } from '@/features/thoughts/components/queued-thoughts';
 import { dayListHeading } from '@/lib/local-day';
 
@@ -12,11 +18,14 @@ interface DayThoughtsProps {
   date: string;
   today: string;
   onOpen: (thought: Thought) => void;
+  /** The user's confirmation preferences, for the dialogs the cards' actions open. */
+  confirm: ConfirmActions;
 }
 
 /** The list of one day's thoughts under its heading, with loading, error and empty states. */
-export function DayThoughts({ date, today, onOpen }: DayThoughtsProps) {
+export function DayThoughts({ date, today, onOpen, confirm }: DayThoughtsProps) {
   const thoughts = useThoughtsByDay(date);
+  const findings = useThoughtFindings(thoughts.data ?? []).data;
   const headingId = `day-thoughts-${date}`;
 
   return (
@@ -45,11 +54,22 @@ export function DayThoughts({ date, today, onOpen }: DayThoughtsProps) {
         </div>
       ) : (
         <ul className="flex flex-col gap-3">
-          {thoughts.data.map((thought) => (
-            <li key={thought.id}>
-              <ThoughtCard thought={thought} onOpen={onOpen} />
-            </li>
-          ))}
+          {thoughts.data.map((thought) => {
+            const finding = findings?.get(thought.id);
+            return (
+              <li key={thought.id}>
+                <ThoughtCard
+                  thought={thought}
+                  onOpen={onOpen}
+                  actions={
+                    offersActions(finding, today) ? (
+                      <FindingChips finding={finding} today={today} confirm={confirm} />
+                    ) : undefined
+                  }
+                />
+              </li>
+            );
+          })}
         </ul>
       )}
     </section>

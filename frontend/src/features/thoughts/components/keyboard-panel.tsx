@@ -7,10 +7,14 @@ import { Textarea } from '@/components/ui/textarea';
 interface KeyboardPanelProps {
   value: string;
   onChange: (value: string) => void;
+  /** The id of the character count, once it shows. */
+  describedBy?: string;
+  /** Over the length limit. */
+  invalid?: boolean;
 }
 
 /** Keyboard mode: one text area, focused with the caret after any text as soon as the mode is chosen. */
-export function KeyboardPanel({ value, onChange }: KeyboardPanelProps) {
+export function KeyboardPanel({ value, onChange, describedBy, invalid }: KeyboardPanelProps) {
   const id = useId();
   const ref = useRef<HTMLTextAreaElement>(null);
 
@@ -33,6 +37,8 @@ export function KeyboardPanel({ value, onChange }: KeyboardPanelProps) {
         // About as tall as the voice panel, so switching modes does not make the dialog jump.
         className="min-h-54"
         maxLength={MAX_CONTENT_LENGTH}
+        aria-describedby={describedBy}
+        aria-invalid={invalid || undefined}
         value={value}
         onChange={(event) => onChange(event.target.value)}
       />

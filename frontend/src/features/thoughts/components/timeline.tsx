@@ -4,6 +4,7 @@ import { useId, useState } from 'react';
 import { EditThoughtDialog } from '@/features/thoughts/components/edit-thought-dialog';
 import { DayNavigator } from '@/features/thoughts/components/day-navigator';
 import { DayThoughts } from '@/features/thoughts/components/day-thoughts';
+import type { ConfirmActions } from '@/features/thoughts/components/finding-chips';
 import { TimelineCalendar } from '@/features/thoughts/components/timeline-calendar';
 import { shiftYmd } from '@/lib/local-day';
 
@@ -12,10 +13,12 @@ interface TimelineProps {
   date: string;
   today: string;
   onDateChange: (date: string) => void;
+  /** The user's confirmation preferences, for the actions on the cards. */
+  confirm: ConfirmActions;
 }
 
 /** Day-by-day browsing: the day heading with its calendar, that day's thoughts, and editing them. */
-export function Timeline({ date, today, onDateChange }: TimelineProps) {
+export function Timeline({ date, today, onDateChange, confirm }: TimelineProps) {
   const calendarId = useId();
   const [calendarOpen, setCalendarOpen] = useState(false);
   const [editing, setEditing] = useState<Thought | null>(null);
@@ -39,7 +42,7 @@ export function Timeline({ date, today, onDateChange }: TimelineProps) {
         />
         {calendarOpen && <TimelineCalendar id={calendarId} date={date} today={today} onSelect={goTo} />}
       </div>
-      <DayThoughts date={date} today={today} onOpen={setEditing} />
+      <DayThoughts date={date} today={today} onOpen={setEditing} confirm={confirm} />
       <EditThoughtDialog thought={editing} onClose={() => setEditing(null)} />
     </div>
   );

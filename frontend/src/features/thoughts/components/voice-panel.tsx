@@ -1,3 +1,4 @@
+import { MAX_CONTENT_LENGTH } from '@haven/contracts/thoughts';
 import { Button } from '@/components/ui/button';
 import { Textarea } from '@/components/ui/textarea';
 import { Waveform } from '@/features/thoughts/components/waveform';
@@ -11,9 +12,17 @@ interface VoicePanelProps {
   /** The transcript so far, including the phrase still being recognised. */
   value: string;
   onChange: (value: string) => void;
+  /** The id of the character count, once it shows. */
+  describedBy?: string;
+  /** Over the length limit (speech can run past it; typing cannot). */
+  invalid?: boolean;
 }
 
-function VoiceStatus({ stream, stopped, onResume }: Omit<VoicePanelProps, 'value' | 'onChange'>) {
+function VoiceStatus({
+  stream,
+  stopped,
+  onResume,
+}: Pick<VoicePanelProps, 'stream' | 'stopped' | 'onResume'>) {
   if (stopped) {
     return (
       <>
@@ -34,7 +43,7 @@ function VoiceStatus({ stream, stopped, onResume }: Omit<VoicePanelProps, 'value
 }
 
 /** Voice mode: the live microphone waveform, a status line and the editable transcript. */
-export function VoicePanel({ value, onChange, ...status }: VoicePanelProps) {
+export function VoicePanel({ value, onChange, describedBy, invalid, ...status }: VoicePanelProps) {
   return (
     <div className="flex flex-col gap-3">
       <div className="rounded-xl bg-muted/60 px-3 pt-3 pb-2">
@@ -50,6 +59,9 @@ export function VoicePanel({ value, onChange, ...status }: VoicePanelProps) {
         aria-label="Live transcript"
         placeholder="Start speaking... your words appear here and can be edited."
         rows={4}
+        maxLength={Math.max(MAX_CONTENT_LENGTH, value.length)}
+        aria-describedby={describedBy}
+        aria-invalid={invalid || undefined}
         value={value}
         onChange={(event) => onChange(event.target.value)}
       />

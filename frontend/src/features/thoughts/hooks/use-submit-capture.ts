@@ -1,15 +1,18 @@
 import { useQueryClient, type UseMutationResult } from '@tanstack/react-query';
-import { useState } from 'react';
+import { createElement, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 
 import type { assistantContract, Conversation } from '@haven/contracts/assistant';
 import type { CaptureCategory } from '@haven/contracts/common';
 import { titleFromText } from '@haven/contracts/conversation-rules';
 import { paths } from '@/config/paths';
-import { useCreateThought } from '@/features/thoughts/api/create-thought';
+import { createThought as postThought, useCreateThought } from '@/features/thoughts/api/create-thought';
+import { thoughtsQueryKey } from '@/features/thoughts/api/query-keys';
+import { ToastAction } from '@/components/ui/toast';
 import { isRetryable, queuedThoughtsQueryKey } from '@/features/thoughts/api/sync-queued-thoughts';
 import { enqueueThought } from '@/features/thoughts/lib/offline-queue';
 import { getErrorMessage, type ApiBody } from '@/lib/api';
+import type { thoughtsContract } from '@haven/contracts/thoughts';
 import { blobToDataUrl } from '@/features/thoughts/lib/blob-to-data-url';
 import { MAX_AUDIO_BYTES } from '@/features/thoughts/lib/capture-constants';
 import { toast } from '@/hooks/use-toast';
@@ -22,6 +25,12 @@ export type StartChat = Pick<
   UseMutationResult<Conversation, Error, ApiBody<typeof assistantContract.create>>,
   'mutate' | 'isPending'
 >;
+
+/** Deletes a conversation a capture started (the assistant's delete mutation, passed in by the app). */
+export type DiscardChat = (conversationId: number) => Promise<unknown>;
+
+/** How long 'Conversation started' offers its Undo: longer than other toasts, to find the button. */
+export const UNDO_TOAST_MS = 10_000;
 
 export interface CaptureSubmission {
   text: string;
@@ -52,7 +61,15 @@ async function toAudioData(blob: Blob): Promise<string | undefined> {
  * opens that conversation. Empty text is refused unless a recording goes along (the
  * server then transcribes it); a voice entry without a recording is still saved, with a warning.
  */
-export function useSubmitCapture({ onSaved, startChat }: { onSaved: () => void; startChat: StartChat }) {
+export function useSubmitCapture({
+  onSaved,
+  startChat,
+  discardChat,
+}: {
+  onSaved: () => void;
+  startChat: StartChat;
+  discardChat: DiscardChat;
+}) {
   const queryClient = useQueryClient();
   const createThought = useCreateThought({
     mutationConfig: {
@@ -84,6 +101,37 @@ export function useSubmitCapture({ onSaved, startChat }: { onSaved: () => void; 
   const navigate = useNavigate();
   const [preparing, setPreparing] = useState(false);
 
+  /**
+   * Undo of a capture sent as a chat: leaves the conversation it opened, deletes it, and saves the
+   * text as the thought it was meant to be. It runs after the dialog has closed, so it calls the
+   * API functions rather than this component's mutations.
+   */
+  async function undoChat(conversationId: number, thought: ApiBody<typeof thoughtsContract.create>) {
+    if (window.location.pathname === paths.conversation.getHref(conversationId)) navigate(-1);
+    try {
+      await discardChat(conversationId);
+    } catch (error) {
+      toast({
+        title: 'Error',
+        description: getErrorMessage(error, 'Failed to delete the conversation. Please try again.'),
+        variant: 'destructive',
+      });
+      return;
+    }
+    try {
+      await postThought(thought);
+      toast({ title: 'Thought saved', description: 'Your thought has been encrypted and saved.' });
+    } catch (error) {
+      toast({
+        title: 'Failed to save thought',
+        description: getErrorMessage(error, 'Failed to save your thought. Please try again.'),
+        variant: 'destructive',
+      });
+    } finally {
+      void queryClient.invalidateQueries({ queryKey: thoughtsQueryKey });
+    }
+  }
+
   async function submit({ text, category, isVoice, collectAudio, type }: CaptureSubmission) {
     const content = text.trim();
     if (!content && !isVoice) return toastEmptyContent();
@@ -95,19 +143,37 @@ export function useSubmitCapture({ onSaved, startChat }: { onSaved: () => void; 
       if (isVoice && !recording)
         toast({ title: 'Audio recording issue', description: 'No audio was captured' });
       const now = new Date();
+      // The entry as a thought: saved now, or, for a chat, kept for the Undo that saves it after all.
+      const thought = {
+        clientKey: crypto.randomUUID(),
+        content,
+        category,
+        isVoice,
+        audioData,
+        clientDate: now.toISOString(),
+        timezoneOffset: now.getTimezoneOffset(),
+      };
       if (type === 'chat' && content) {
+        const { clientKey: _key, category: _category, ...message } = thought;
         startChat.mutate(
-          {
-            title: titleFromText(content),
-            content,
-            isVoice,
-            audioData,
-            clientDate: now.toISOString(),
-            timezoneOffset: now.getTimezoneOffset(),
-          },
+          { title: titleFromText(content), ...message },
           {
             onSuccess: (conversation) => {
-              toast({ title: 'Conversation started' });
+              const shown = toast({
+                title: 'Conversation started',
+                description: 'Meant it as a note? Undo saves it as a thought.',
+                duration: UNDO_TOAST_MS,
+                action: createElement(
+                  ToastAction,
+                  {
+                    onClick: () => {
+                      shown.dismiss();
+                      void undoChat(conversation.id, thought);
+                    },
+                  },
+                  'Undo',
+                ),
+              });
               onSaved();
               navigate(paths.conversation.getHref(conversation.id));
             },
@@ -121,18 +187,7 @@ export function useSubmitCapture({ onSaved, startChat }: { onSaved: () => void; 
         );
         return;
       }
-      createThought.mutate(
-        {
-          clientKey: crypto.randomUUID(),
-          content,
-          category,
-          isVoice,
-          audioData,
-          clientDate: now.toISOString(),
-          timezoneOffset: now.getTimezoneOffset(),
-        },
-        { onSuccess: onSaved },
-      );
+      createThought.mutate(thought, { onSuccess: onSaved });
     } finally {
       setPreparing(false);
     }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoDateTime, LocalDate, StoredCategory } from '@haven/contracts/common';
+import { IsoDateTime, LocalDate, StoredCategory, TimezoneOffset } from '@haven/contracts/common';
 import { IMPORT_LIMITS, ImportedConversation } from '@haven/contracts/portability';
 import { ThoughtFormat } from '@haven/contracts/thoughts';
 import type { FormatReader, ImportSource } from '../source';
@@ -14,6 +14,8 @@ const ExportedThoughtLine = z.object({
   content: z.string().min(1),
   date: IsoDateTime,
   localDate: LocalDate,
+  // Exports made before thoughts kept their offset have none.
+  timezoneOffset: TimezoneOffset.nullable().optional(),
   category: StoredCategory,
   tags: z.array(z.string()),
   isVoice: z.boolean(),
@@ -51,6 +53,7 @@ function thoughtItems(value: z.infer<typeof ExportedThoughtLine>, audioFile: str
       title: null,
       date: value.date,
       localDate: value.localDate,
+      timezoneOffset: value.timezoneOffset,
       category: value.category,
       tags: finalTags(value.tags.map((t) => t.trim()).filter(Boolean)),
       isVoice: value.isVoice,

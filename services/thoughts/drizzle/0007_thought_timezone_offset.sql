@@ -1,0 +1,1 @@
+ALTER TABLE "thoughts"."thoughts" ADD COLUMN "timezone_offset" integer;
