@@ -34,8 +34,8 @@ export function ThoughtCard({ thought, onOpen, showDate = false }: ThoughtCardPr
   return (
     <button
       type="button"
-      aria-labelledby={`${id}-content`}
-      aria-describedby={thought.tags.length > 0 ? `${id}-meta ${id}-tags` : `${id}-meta`}
+      // Named by all it shows (time, category, text, tags): a name that left out visible text would
+      // not match what a voice-control user says (WCAG 2.5.3, axe label-content-name-mismatch).
       onClick={() => onOpen(thought)}
       data-thought-id={thought.id}
       className="flex w-full min-w-0 flex-col gap-2 rounded-xl border bg-card p-4 text-left text-card-foreground shadow-sm transition-colors outline-none hover:border-accent/40 hover:bg-muted/40 focus-visible:ring-2 focus-visible:ring-ring"
