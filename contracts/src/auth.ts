@@ -56,6 +56,10 @@ export const User = z.object({
 });
 export type User = z.infer<typeof User>;
 
+/** GET /api/session: who is signed in on this browser, `null` for a visitor. */
+export const SessionAnswer = z.object({ user: User.nullable() });
+export type SessionAnswer = z.infer<typeof SessionAnswer>;
+
 /** A plain `{ message }` answer. */
 export const MessageAnswer = z.object({ message: z.string() });
 export type MessageAnswer = z.infer<typeof MessageAnswer>;
@@ -154,7 +158,14 @@ export const authContract = defineContract({
     method: 'GET',
     path: '/api/user',
     responses: { 200: User, 401: ErrorBody },
-    summary: 'The signed-in user; 401 means signed out (the SPA reads it as null).',
+    summary: 'The signed-in user; 401 means signed out.',
+  },
+  session: {
+    method: 'GET',
+    path: '/api/session',
+    responses: { 200: SessionAnswer },
+    summary:
+      'Public: the signed-in user, or `{ user: null }` for a visitor or a dead session. The SPA asks this at start, so a visitor sees no failed request.',
   },
   deleteAccount: {
     method: 'DELETE',

@@ -16,6 +16,7 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
 export const ROUTE_TABLE: ReadonlyArray<{ prefix: string; service: ServiceName }> = [
   { prefix: '/api/user-preferences', service: 'auth' },
   { prefix: '/api/user', service: 'auth' },
+  { prefix: '/api/session', service: 'auth' },
   { prefix: '/api/account', service: 'portability' },
   { prefix: '/api/login', service: 'auth' },
   { prefix: '/api/register', service: 'auth' },
@@ -48,6 +49,8 @@ export const PUBLIC_ROUTES: ReadonlyArray<string> = [
   '/api/login',
   '/api/register',
   '/api/logout',
+  // Answers a visitor too ({ user: null }): whether someone is signed in is the question it answers.
+  '/api/session',
   '/api/request-verification',
   '/api/verify-email',
   '/api/resend-verification',

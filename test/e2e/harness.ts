@@ -9,7 +9,8 @@ import { startSmtpCatcher } from '../doubles/smtp-catcher';
 
 // A browser flow is a dozen steps, each waiting on a condition (never a fixed time); on two busy
 // cores the whole may take longer than a unit test's bound, without anything being wrong.
-vi.setConfig({ testTimeout: 60_000, hookTimeout: 90_000 });
+// (Only under vitest: `npm run bench` starts the product with this harness too.)
+if (process.env.VITEST) vi.setConfig({ testTimeout: 60_000, hookTimeout: 90_000 });
 
 /** The machine's Chromium; Playwright cannot download its own here. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -4,8 +4,6 @@ import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 
 import { NotFoundRoute } from '@/app/routes/not-found';
 import { RootLayout, type RouteHandle } from '@/app/routes/root';
 import { RouteError } from '@/app/routes/route-error';
-import { SignedInLayout } from '@/app/routes/app/signed-in';
-import { ShellLayout } from '@/app/routes/app/shell';
 import { WelcomeRoute } from '@/app/routes/welcome';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
@@ -80,10 +78,12 @@ export const routes: RouteObject[] = [
         element: <ProtectedRoute />,
         children: [
           {
-            Component: SignedInLayout,
+            // The signed-in frame (capture, search, offline sync) loads with the first signed-in
+            // screen, so a visitor's first bundle does not carry it.
+            lazy: screen(() => import('@/app/routes/app/signed-in'), 'SignedInLayout'),
             children: [
               {
-                Component: ShellLayout,
+                lazy: screen(() => import('@/app/routes/app/shell'), 'ShellLayout'),
                 children: [
                   {
                     path: paths.home.path,

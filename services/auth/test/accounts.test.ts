@@ -299,6 +299,20 @@ describe('login and logout', () => {
     expect((await replay.get('/api/user')).status).toBe(401);
   });
 
+  it('answers /api/session with 200 for everyone: the user, or null for a visitor or a revoked session', async () => {
+    expect(await stack.client().get('/api/session')).toMatchObject({ status: 200, body: { user: null } });
+    const { who, c } = await registered();
+    expect(await c.get('/api/session')).toMatchObject({
+      status: 200,
+      body: { user: { username: who.username, email: who.email, isEmailVerified: true } },
+    });
+    const cookie = c.cookie;
+    await c.post('/api/logout');
+    const replay = stack.client();
+    replay.cookie = cookie;
+    expect(await replay.get('/api/session')).toMatchObject({ status: 200, body: { user: null } });
+  });
+
   it('stops a wrong-password streak from one address, and lets the owner in from another', async () => {
     const { who } = await registered();
     const guesser = stack.client('198.51.100.7');

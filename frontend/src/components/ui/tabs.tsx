@@ -1,4 +1,14 @@
-import { createContext, use, useId, type ComponentProps, type KeyboardEvent } from 'react';
+import {
+  createContext,
+  use,
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useState,
+  type ComponentProps,
+  type KeyboardEvent,
+} from 'react';
 
 import { cn } from '@/lib/utils';
 
@@ -6,6 +16,9 @@ interface TabsContextValue {
   value: string;
   onValueChange: (value: string) => void;
   baseId: string;
+  /** The values that have a `TabsContent`; a tab points at its panel (`aria-controls`) only then. */
+  panels: ReadonlySet<string>;
+  registerPanel: (value: string) => () => void;
 }
 
 const TabsContext = createContext<TabsContextValue | null>(null);
@@ -24,8 +37,22 @@ type TabsProps = Omit<ComponentProps<'div'>, 'onChange'> & {
 /** Controlled tabs following the WAI-ARIA pattern (arrow keys, Home and End move and select). */
 export function Tabs({ value, onValueChange, className, ...props }: TabsProps) {
   const baseId = useId();
+  const [panels, setPanels] = useState<ReadonlySet<string>>(() => new Set());
+  const registerPanel = useCallback((panel: string) => {
+    setPanels((current) => new Set(current).add(panel));
+    return () =>
+      setPanels((current) => {
+        const next = new Set(current);
+        next.delete(panel);
+        return next;
+      });
+  }, []);
+  const context = useMemo(
+    () => ({ value, onValueChange, baseId, panels, registerPanel }),
+    [value, onValueChange, baseId, panels, registerPanel],
+  );
   return (
-    <TabsContext value={{ value, onValueChange, baseId }}>
+    <TabsContext value={context}>
       <div className={cn('flex flex-col gap-4', className)} {...props} />
     </TabsContext>
   );
@@ -62,13 +89,15 @@ export function TabsList({ className, ...props }: ComponentProps<'div'>) {
 export function TabsTrigger({ value, className, ...props }: ComponentProps<'button'> & { value: string }) {
   const tabs = useTabs();
   const selected = tabs.value === value;
+  // Only the selected panel is in the page: pointing at any other would name a missing element.
+  const controls = selected && tabs.panels.has(value) ? `${tabs.baseId}-panel-${value}` : undefined;
   return (
     <button
       type="button"
       role="tab"
       id={`${tabs.baseId}-tab-${value}`}
       aria-selected={selected}
-      aria-controls={`${tabs.baseId}-panel-${value}`}
+      aria-controls={controls}
       tabIndex={selected ? 0 : -1}
       data-state={selected ? 'active' : 'inactive'}
       onClick={() => tabs.onValueChange(value)}
@@ -87,6 +116,8 @@ export function TabsTrigger({ value, className, ...props }: ComponentProps<'butt
 /** The panel of one tab; only the selected panel is rendered. */
 export function TabsContent({ value, className, ...props }: ComponentProps<'div'> & { value: string }) {
   const tabs = useTabs();
+  const { registerPanel } = tabs;
+  useEffect(() => registerPanel(value), [registerPanel, value]);
   if (tabs.value !== value) return null;
   return (
     <div

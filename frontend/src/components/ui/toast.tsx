@@ -5,16 +5,25 @@ import type { ComponentProps } from 'react';
 import { Button, type ButtonProps } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 
-/** Top of the screen on small screens, bottom right from `md` up, at most 420 px wide there. */
-export function ToastViewport({ className, ...props }: ComponentProps<'ol'>) {
+/**
+ * A labelled region (a landmark, so screen readers can find it) at the bottom of the phone column,
+ * above the tab bar and its raised add button, never over a screen's header or back arrow; bottom
+ * right from `md` up, at most 420 px wide there.
+ */
+export function ToastViewport({ className, label, ...props }: ComponentProps<'ol'> & { label: string }) {
   return (
-    <ol
-      className={cn(
-        'pointer-events-none fixed inset-x-0 top-0 z-[100] flex max-h-dvh w-full flex-col gap-2 p-4 pt-[max(1rem,env(safe-area-inset-top))] md:inset-x-auto md:pt-4 md:top-auto md:right-0 md:bottom-0 md:max-w-[420px]',
-        className,
-      )}
-      {...props}
-    />
+    <section
+      aria-label={label}
+      className="pointer-events-none fixed inset-x-0 bottom-0 z-[100] mx-auto w-full max-w-md md:inset-x-auto md:right-0 md:max-w-[420px]"
+    >
+      <ol
+        className={cn(
+          'flex max-h-dvh w-full flex-col gap-2 p-4 pb-[calc(6rem+env(safe-area-inset-bottom))]',
+          className,
+        )}
+        {...props}
+      />
+    </section>
   );
 }
 

@@ -7,7 +7,7 @@ import { dismissToast, TOAST_DURATION, useToast, type ToasterToast } from '@/hoo
 export function Toaster() {
   const { toasts } = useToast();
   return (
-    <ToastViewport aria-label="Notifications">
+    <ToastViewport label="Notifications">
       {toasts.map((t) => (
         <ToastItem key={t.id} toast={t} />
       ))}

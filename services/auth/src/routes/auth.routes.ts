@@ -53,6 +53,19 @@ export function authRoutes(auth: Auth, limiter: RateLimiter, throttle: LoginThro
   return implement(authContract, {
     currentUser: ({ userId }) => auth.currentUser(userId),
 
+    session: async ({ userId }) => {
+      // A public route: the gateway passes no user for a visitor or a revoked or expired session.
+      const signedIn = userId as number | null;
+      if (signedIn === null) return { user: null };
+      try {
+        return { user: await auth.currentUser(signedIn) };
+      } catch (err) {
+        // The account is gone or being deleted: as signed out as a visitor.
+        if (err instanceof AppError && err.status === 401) return { user: null };
+        throw err;
+      }
+    },
+
     login: async ({ body, req, res }) => {
       const attempt = { email: body.email, address: ipOf(req) };
       const deviceCookie = cookieFrom(req.headers.cookie, DEVICE_COOKIE);

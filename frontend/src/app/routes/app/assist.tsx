@@ -8,6 +8,8 @@ export function AssistRoute() {
   const preferences = usePreferences().data;
   return (
     <div className="grid h-[calc(100dvh-10.5rem)] min-h-[34rem] grid-rows-[50fr_28fr_22fr] gap-3">
+      {/* The tab's name for screen readers; the cards' own headings show what is on screen. */}
+      <h1 className="sr-only">Assist</h1>
       <DigestCard confirmEmails={preferences?.askBeforeEmails ?? true} />
       <RecentConversations />
       <ChatCard />

@@ -1,30 +1,53 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Outlet } from 'react-router-dom';
 
 import { HomeShell } from '@/components/layouts/home-shell';
 import { useCreateConversation } from '@/features/assistant/api/create-conversation';
 import { useDeleteConversation } from '@/features/assistant/api/delete-conversation';
-import { CaptureDialog } from '@/features/thoughts/components/capture-dialog';
 import { QueuedThoughtsCount } from '@/features/thoughts/components/queued-thoughts';
-import { SearchOverlay } from '@/features/thoughts/components/search-overlay';
 import { useSearchOverlay } from '@/features/thoughts/hooks/use-search-overlay';
+
+// The capture dialog and the search overlay (with the Markdown renderer behind thought cards) load
+// when first opened, not with every tabbed screen.
+const CaptureDialog = lazy(() =>
+  import('@/features/thoughts/components/capture-dialog').then((m) => ({ default: m.CaptureDialog })),
+);
+const SearchOverlay = lazy(() =>
+  import('@/features/thoughts/components/search-overlay').then((m) => ({ default: m.SearchOverlay })),
+);
 
 /** Layout route for the tabbed screens (/home, /insights, /assist, /integrations, /settings). */
 export function ShellLayout() {
   const [adding, setAdding] = useState(false);
+  // Once opened, each stays mounted so closing it animates like any dialog.
+  const [opened, setOpened] = useState({ capture: false, search: false });
   // A chat-type capture starts a conversation, which the assistant feature owns.
   const startChat = useCreateConversation();
   const { mutateAsync: discardChat } = useDeleteConversation();
+  // Search's open state lives in the history (Back closes it), so a reload may open it directly.
   const searching = useSearchOverlay();
+  if (searching.open && !opened.search) setOpened((o) => ({ ...o, search: true }));
   return (
     <HomeShell
       status={<QueuedThoughtsCount />}
       onSearch={searching.show}
-      onAddThought={() => setAdding(true)}
+      onAddThought={() => {
+        setOpened((o) => ({ ...o, capture: true }));
+        setAdding(true);
+      }}
     >
       <Outlet />
-      <CaptureDialog open={adding} onOpenChange={setAdding} startChat={startChat} discardChat={discardChat} />
-      <SearchOverlay open={searching.open} onClose={searching.close} />
+      <Suspense fallback={null}>
+        {opened.capture && (
+          <CaptureDialog
+            open={adding}
+            onOpenChange={setAdding}
+            startChat={startChat}
+            discardChat={discardChat}
+          />
+        )}
+        {opened.search && <SearchOverlay open={searching.open} onClose={searching.close} />}
+      </Suspense>
     </HomeShell>
   );
 }

@@ -42,13 +42,14 @@ function lastUser(): User | null {
 }
 
 /**
- * The signed-in user, or `null` when the session is missing (401). Without a network (the request
- * itself failed, no answer came) the user last signed in on this device is assumed, so capture still
- * works offline; the server decides again as soon as it answers.
+ * The signed-in user, or `null` for a visitor. Asked of the public `/api/session`, which answers a
+ * visitor with 200 `{ user: null }`: a 401 would be a failed request in every visitor's console.
+ * Without a network (the request itself failed, no answer came) the user last signed in on this
+ * device is assumed, so capture still works offline; the server decides again as soon as it answers.
  */
 export async function getUser(): Promise<User | null> {
   try {
-    const user = await api(authContract.currentUser, { on401: 'returnNull' });
+    const { user } = await api(authContract.session);
     rememberUser(user);
     return user;
   } catch (error) {

@@ -155,7 +155,7 @@ export function InsightContent({
     <div className="flex flex-col gap-5">
       {insight.mood && insight.mood.some((p) => p.score !== null) && <MoodChart mood={insight.mood} />}
       <section className="flex flex-col gap-2">
-        <h3 className="text-sm font-semibold text-muted-foreground">Summary</h3>
+        <h2 className="text-sm font-semibold text-muted-foreground">Summary</h2>
         <p className="text-[15px] leading-relaxed">
           {insight.summary}
           <Chips refs={insight.summaryReferences} numbers={numbers} thoughts={thoughts} />
@@ -163,7 +163,7 @@ export function InsightContent({
       </section>
       {insight.themes.length > 0 && (
         <section className="flex flex-col gap-3">
-          <h3 className="text-sm font-semibold text-muted-foreground">Themes</h3>
+          <h2 className="text-sm font-semibold text-muted-foreground">Themes</h2>
           {[...groups.entries()].map(([kind, themes]) => (
             <div key={kind} className="flex flex-col gap-2">
               <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">
@@ -184,7 +184,7 @@ export function InsightContent({
       )}
       {insight.suggestions.length > 0 && (
         <section className="flex flex-col gap-3">
-          <h3 className="text-sm font-semibold text-muted-foreground">Suggestions</h3>
+          <h2 className="text-sm font-semibold text-muted-foreground">Suggestions</h2>
           {insight.suggestions.map((s) => (
             <div key={s.title} className="flex flex-col gap-2 rounded-lg border p-3">
               <p className="font-medium">{s.title}</p>

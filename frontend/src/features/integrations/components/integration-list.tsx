@@ -78,7 +78,6 @@ export function IntegrationList() {
             <li key={`${entry.provider}-${entry.type}`}>
               <Link
                 to={paths.integration.getHref(entry.provider, entry.type)}
-                aria-label={`${entry.name}, ${connected ? 'connected' : 'not connected'}${integration?.contextualRules ? ', with rules' : ''}`}
                 className="flex h-full min-w-0 flex-col gap-2 rounded-xl border bg-card p-3 text-card-foreground shadow-sm transition-colors hover:border-accent/40"
               >
                 <span className="flex items-center gap-2">
@@ -89,7 +88,14 @@ export function IntegrationList() {
                       connected ? 'bg-emerald-500' : 'bg-red-500',
                     )}
                   />
-                  <span className="text-sm leading-tight font-semibold">{entry.name}</span>
+                  <span className="text-sm leading-tight font-semibold">
+                    {entry.name}
+                    {/* Said, not shown (the dot shows it): the link's name keeps its visible text. */}
+                    <span className="sr-only">
+                      , {connected ? 'connected' : 'not connected'}
+                      {integration?.contextualRules ? ', with rules' : ''}
+                    </span>
+                  </span>
                 </span>
                 <span className="line-clamp-2 text-xs text-muted-foreground">{entry.description}</span>
                 <span className="mt-auto flex flex-wrap gap-1">

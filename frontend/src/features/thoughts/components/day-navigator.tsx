@@ -45,7 +45,7 @@ export function DayNavigator({
         className="h-auto min-w-0 flex-1 flex-col gap-0 px-2 py-1.5"
       >
         {/* Two lines so even 'Wednesday, September 30, 2026' fits a phone without losing the year. */}
-        <span className="text-xs font-medium text-muted-foreground">{weekday}</span>
+        <span className="text-xs font-medium text-muted-foreground">{weekday}</span>{' '}
         <span className="flex items-center gap-1 text-base leading-tight font-semibold">
           {monthDayYear.join(', ')}
           <ChevronDown

@@ -1,0 +1,196 @@
+/// <reference lib="dom" />
+import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { phonePage, shotPath, startSignedInProduct } from './harness';
+
+type Scheme = 'light' | 'dark';
+
+/** Rules below "serious" that still matter to a person with a screen reader; they must pass too. */
+const STRUCTURE_RULES = ['heading-order', 'page-has-heading-one', 'region', 'landmark-one-main'];
+
+/** Every violation on the page that is serious or critical, or breaks the page's structure. */
+async function violations(page: Page, label: string): Promise<string[]> {
+  const { violations: found } = await new AxeBuilder({ page }).analyze();
+  return found
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical' || STRUCTURE_RULES.includes(v.id))
+    .map(
+      (v) =>
+        `${label}: ${v.id} (${v.impact}) at ${v.nodes
+          .slice(0, 4)
+          .map((n) => n.target.join(' '))
+          .join(', ')}`,
+    );
+}
+
+function overlaps(a: { x: number; y: number; width: number; height: number }, b: typeof a): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+describe('accessibility and first paint in Chromium at 390×844', () => {
+  let env: Awaited<ReturnType<typeof startSignedInProduct>>;
+  let conversationId: number;
+
+  beforeAll(async () => {
+    env = await startSignedInProduct({
+      username: 'alma',
+      email: 'alma@example.com',
+      password: 'correct horse',
+      name: 'Alma',
+    });
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(env.product.url + path, {
+        method: 'POST',
+        headers: { cookie: env.cookieHeader, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as { id: number };
+    };
+    const thought = (content: string) =>
+      post('/api/thoughts', {
+        content,
+        category: 'professional',
+        isVoice: false,
+        clientDate: new Date().toISOString(),
+        timezoneOffset: new Date().getTimezoneOffset(),
+      });
+    await thought('The launch plan is slipping and I feel anxious about the budget review with Anna.');
+    await thought('I need to email Sarah the summary of the launch plan tomorrow.');
+    await thought('Meet Tom on Tuesday at 3pm to talk about the garden design.');
+    conversationId = (await post('/api/conversations', { title: 'Planning the week' })).id;
+  });
+  afterAll(async () => {
+    await env?.stop();
+  });
+
+  /** The main screens, each with what shows once its data has arrived. */
+  const signedInScreens: Array<{ name: string; path: () => string; ready: (page: Page) => Locator }> = [
+    {
+      name: '/home',
+      path: () => '/home',
+      ready: (p) => p.getByText('Basic insight, made on this server without AI'),
+    },
+    {
+      name: '/insights',
+      path: () => '/insights',
+      ready: (p) => p.getByText('Basic insight, made on this server without AI'),
+    },
+    { name: '/assist', path: () => '/assist', ready: (p) => p.getByRole('link', { name: 'Connect Gmail' }) },
+    { name: '/timeline', path: () => '/timeline', ready: (p) => p.getByText(/garden design/).first() },
+    {
+      name: '/conversations',
+      path: () => '/conversations',
+      ready: (p) => p.getByText('Planning the week').first(),
+    },
+    {
+      name: '/conversations/:id',
+      path: () => `/conversations/${conversationId}`,
+      ready: (p) => p.getByText('Planning the week').first(),
+    },
+    {
+      name: '/integrations',
+      path: () => '/integrations',
+      ready: (p) => p.getByText('Google Calendar').first(),
+    },
+    {
+      name: '/integrations/google/calendar',
+      path: () => '/integrations/google/calendar',
+      ready: (p) => p.getByRole('button', { name: 'Connect' }),
+    },
+    { name: '/settings', path: () => '/settings', ready: (p) => p.getByRole('tab', { name: 'Privacy' }) },
+  ];
+
+  const visitorScreens: Array<{ path: string; ready: (page: Page) => Locator }> = [
+    { path: '/welcome', ready: (p) => p.getByRole('heading', { level: 1 }) },
+    { path: '/auth', ready: (p) => p.getByRole('tab', { name: 'Log in' }) },
+    { path: '/privacy-policy', ready: (p) => p.getByRole('heading', { name: 'Privacy Policy' }) },
+  ];
+
+  /** Opens a screen, waits for its content and for no spinner, and runs axe on it. */
+  async function audit(page: Page, path: string, ready: (page: Page) => Locator, scheme: Scheme) {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto(path);
+    await ready(page).waitFor({ timeout: 45_000 });
+    await expect.poll(() => page.getByRole('status', { name: 'Loading' }).count()).toBe(0);
+    await expect.poll(() => page.locator('[aria-busy="true"]').count(), { timeout: 20_000 }).toBe(0);
+    await page.screenshot({ path: shotPath(`a11y-${path.replace(/\W+/g, '-')}-${scheme}`), fullPage: true });
+    return violations(page, `${path} (${scheme})`);
+  }
+
+  // One test per screen and scheme: axe takes seconds per screen on a busy machine.
+  for (const scheme of ['light', 'dark'] as const) {
+    for (const screen of visitorScreens) {
+      it(`finds no serious or critical axe violation on ${screen.path} for a visitor (${scheme})`, async () => {
+        const { context, page } = await phonePage(env.browser, env.product.url, scheme);
+        const found = await audit(page, screen.path, screen.ready, scheme);
+        await context.close();
+        expect(found).toEqual([]);
+      });
+    }
+    for (const screen of signedInScreens) {
+      it(`finds no serious or critical axe violation on a signed-in screen: ${screen.name} (${scheme})`, async () => {
+        const { context, page } = await phonePage(env.browser, env.product.url, scheme, {
+          cookie: env.cookie,
+        });
+        const found = await audit(page, screen.path(), screen.ready, scheme);
+        await context.close();
+        expect(found).toEqual([]);
+      });
+    }
+  }
+
+  it('shows a toast in a landmark, clear of the back button', async () => {
+    const { context, page } = await phonePage(env.browser, env.product.url, 'light');
+    await page.goto('/auth');
+    await page.getByLabel('Email').fill('nobody@example.com');
+    await page.getByLabel('Password').fill('wrong password');
+    await page.getByRole('button', { name: 'Log in' }).last().click();
+    const toast = page.getByRole('region', { name: 'Notifications' }).getByRole('alert');
+    await toast.getByText('Login failed').waitFor();
+    const back = await page.getByRole('link', { name: 'Back' }).boundingBox();
+    await expect.poll(async () => overlaps((await toast.boundingBox())!, back!)).toBe(false);
+    await page.screenshot({ path: shotPath('a11y-toast-auth') });
+    await context.close();
+  });
+
+  it('shows a toast on a signed-in screen off the header and above the tab bar', async () => {
+    const { context, page } = await phonePage(env.browser, env.product.url, 'dark', { cookie: env.cookie });
+    await page.goto('/home');
+    await page.getByRole('button', { name: 'Add thought' }).click();
+    await page.getByRole('dialog').getByRole('textbox').first().fill('A walk by the river at dusk.');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save Thought' }).click();
+    const saved = page.getByRole('region', { name: 'Notifications' }).getByRole('status');
+    await saved.getByText('Thought saved').waitFor();
+    const toastBox = (await saved.boundingBox())!;
+    const header = (await page.locator('header').boundingBox())!;
+    const tabBar = (await page.getByRole('navigation', { name: 'Main' }).boundingBox())!;
+    expect(overlaps(toastBox, header)).toBe(false);
+    expect(toastBox.y + toastBox.height).toBeLessThanOrEqual(tabBar.y);
+    await page.screenshot({ path: shotPath('a11y-toast-home-dark') });
+    await context.close();
+  });
+
+  it('opens /welcome for a visitor without a console error, and answers /robots.txt as text', async () => {
+    const { context, page } = await phonePage(env.browser, env.product.url, 'light');
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    const requests: string[] = [];
+    page.on('requestfinished', (request) => requests.push(new URL(request.url()).pathname));
+    await page.goto('/welcome');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await expect.poll(() => requests.some((p) => p.startsWith('/api/'))).toBe(true);
+    expect(errors).toEqual([]);
+    const description = await page.locator('meta[name="description"]').getAttribute('content');
+    expect(description?.length).toBeGreaterThan(50);
+    await context.close();
+
+    const robots = await fetch(`${env.product.url}/robots.txt`);
+    expect(robots.status).toBe(200);
+    expect(robots.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await robots.text()).toMatch(/^User-agent: \*/m);
+  });
+});
