@@ -83,7 +83,10 @@ export const EventIdParams = z.object({
 });
 export type EventIdParams = z.infer<typeof EventIdParams>;
 
-/** Calendar routes of the integrations service. 409 means no calendar is connected. */
+/**
+ * Calendar routes of the integrations service. A 409 carries the code `not_connected` (no calendar)
+ * or `reconnect_required` (the calendar must be connected again).
+ */
 export const calendarContract = defineContract({
   calendar: {
     method: 'GET',

@@ -21,6 +21,10 @@ export const ErrorCode = z.enum([
   'internal_token_invalid',
   'gone',
   'unsupported_media_type',
+  // A 409 from an action on a mail or calendar account: none is connected, or the one there needs
+  // the user to connect it again (revoked grant, sync error). The SPA offers to connect either way.
+  'not_connected',
+  'reconnect_required',
   // Reasons an e-mailed verification link failed (spec 8, "Email verification link reasons").
   'invalid_token',
   'expired_token',

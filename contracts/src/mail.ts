@@ -126,8 +126,9 @@ export const SendAnswer = z.object({ success: z.boolean(), message: z.string() }
 export type SendAnswer = z.infer<typeof SendAnswer>;
 
 /**
- * Mail routes of the integrations service. 409 means no e-mail account is connected, 502 that the
- * provider failed or refused (e.g. a revoked token). Nothing is sent except by `sendEmail`.
+ * Mail routes of the integrations service. A 409 says no e-mail account is connected (code
+ * `not_connected`) or that it must be connected again (`reconnect_required`, e.g. a revoked grant);
+ * 502 that the provider failed. Nothing is sent except by `sendEmail`.
  */
 export const mailContract = defineContract({
   emails: {

@@ -183,6 +183,11 @@ describe('integrations in Chromium at 390×844', () => {
         /^Hi Bob,\n\nThank you for your email/,
       );
       await dialog.getByRole('button', { name: 'AI Draft' }).click();
+      // The template's text is there: AI Draft asks before replacing it.
+      await page
+        .getByRole('alertdialog', { name: 'Replace your reply?' })
+        .getByRole('button', { name: 'Replace' })
+        .click();
       await expect.poll(() => dialog.getByLabel('Your reply').inputValue()).toContain('I have read it');
       await page.screenshot({ path: shotPath('assist-email') });
       await dialog.getByRole('button', { name: 'Save Draft' }).click();
@@ -192,7 +197,7 @@ describe('integrations in Chromium at 390×844', () => {
       expect(Buffer.from(saved.raw, 'base64url').toString('utf8')).toMatch(
         /^Subject: Re: Lunch on Friday\?/m,
       );
-      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      // Saving the draft closes the dialog.
       await dialog.waitFor({ state: 'detached' });
 
       const tab = page.getByRole('tab', { name: 'Calendar RSVPs' });

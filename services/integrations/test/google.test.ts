@@ -107,6 +107,13 @@ describe('connecting Google', () => {
   });
 
   it('reports a refused consent and missing parameters on the Integrations page', async () => {
+    // The browser-navigation fallback never answers a JSON page: a refusal goes back to the screen.
+    const invalid = await as().get('/api/integrations/google/auth?type=messages');
+    expect(invalid.status).toBe(302);
+    expect(new URL(invalid.location!).searchParams.get('integration')).toBe('error');
+    expect(new URL(invalid.location!).searchParams.get('message')).toBe(
+      'google does not offer messages integrations',
+    );
     const refused = await as(null).get('/api/auth/google/callback?error=access_denied&state=s');
     expect(refused.location).toBe(
       `${APP_URL}/integrations?integration=error&provider=google&message=access_denied`,
@@ -123,7 +130,7 @@ describe('using the account', () => {
       await me.post('/api/email/send', { to: 'ana@example.com', subject: 'Hi', body: 'Hello' }),
     ).toMatchObject({
       status: 409,
-      body: { message: expect.stringMatching(/^No email account is connected/) },
+      body: { code: 'not_connected', message: expect.stringMatching(/^No email account is connected/) },
     });
     await connected(me, 'email');
     const email = {
@@ -184,7 +191,15 @@ describe('using the account', () => {
       .set({ expiresAt: new Date(Date.now() - 60_000) })
       .where(eq(integrations.userId, me.userId));
     const refused = await me.post('/api/email/send', { to: 'a@example.com', subject: 'S', body: 'B' });
-    expect(refused).toMatchObject({ status: 409, body: { message: expect.stringMatching(/reconnect/) } });
+    expect(refused).toMatchObject({
+      status: 409,
+      body: { code: 'reconnect_required', message: expect.stringMatching(/reconnect/) },
+    });
+    // Once marked, the next action says so at once, without calling Google.
+    expect(await me.post('/api/email/send', { to: 'a@example.com', subject: 'S', body: 'B' })).toMatchObject({
+      status: 409,
+      body: { code: 'reconnect_required' },
+    });
     const [listed] = (await me.get('/api/integrations?type=email')).body as Integration[];
     expect(listed).toMatchObject({
       connected: false,
@@ -203,7 +218,10 @@ describe('using the account', () => {
       reminder: 60,
       timeZone: 'Europe/Lisbon',
     };
-    expect((await me.post('/api/calendar/events', event)).status).toBe(409);
+    expect(await me.post('/api/calendar/events', event)).toMatchObject({
+      status: 409,
+      body: { code: 'not_connected' },
+    });
     await connected(me, 'calendar');
     const created = await me.post('/api/calendar/events', event);
     expect(created).toMatchObject({ status: 201, body: { summary: 'Dentist', id: expect.any(String) } });

@@ -35,6 +35,10 @@ export const unauthorized = (message = 'Not signed in') => new AppError(401, 'un
 export const forbidden = (message = 'Not allowed') => new AppError(403, 'forbidden', message);
 export const notFound = (message = 'Not found') => new AppError(404, 'not_found', message);
 export const conflict = (message: string) => new AppError(409, 'conflict', message);
+/** The action needs an account of the user's that is not connected. */
+export const notConnected = (message: string) => new AppError(409, 'not_connected', message);
+/** The action needs an account that is there but must be connected again (revoked, in error). */
+export const reconnectRequired = (message: string) => new AppError(409, 'reconnect_required', message);
 export const payloadTooLarge = (message = 'Request body is too large') =>
   new AppError(413, 'payload_too_large', message);
 export const rateLimited = (retryAfter: number, message = 'Too many requests. Please try again later.') =>

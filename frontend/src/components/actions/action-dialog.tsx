@@ -50,7 +50,8 @@ export function ActionDialog({
             <DialogTitle>{title}</DialogTitle>
           </DialogHeader>
           <div className="flex flex-col gap-3">{children}</div>
-          <DialogFooter className="flex-row flex-wrap justify-end">
+          {/* Two even columns; a third button takes a row of its own (no uneven wrap at 390 px). */}
+          <DialogFooter className="grid grid-cols-2 [&>*:nth-child(3):last-child]:col-span-2">
             <DialogClose>Cancel</DialogClose>
             {actions}
           </DialogFooter>

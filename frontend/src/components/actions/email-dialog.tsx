@@ -1,13 +1,11 @@
 import { useState } from 'react';
 
-import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
-import { toast } from '@/hooks/use-toast';
-import { getErrorMessage } from '@/lib/api';
-import { ActionDialog } from './action-dialog';
 import { Field, selectClass } from './field';
-import { sendConfirmation, sendEmail, type OutgoingEmailInput } from './send-email';
+import type { OutgoingEmailInput } from './send-email';
+import { SendEmailDialog } from './send-email-dialog';
+import { useSendEmail } from './use-send-email';
 
 interface EmailDialogProps {
   open: boolean;
@@ -25,73 +23,55 @@ const empty = (prefill: EmailDialogProps['prefill']): Required<Omit<OutgoingEmai
   priority: 'normal',
 });
 
-/** 'Draft Email': to, cc, subject, body and priority; sent through the mail account on confirmation. */
+/** What the e-mail still needs before it is sent (a draft may be incomplete). */
+function missing(email: OutgoingEmailInput, mode: 'draft' | 'send') {
+  if (mode === 'draft') return null;
+  if (!email.to.trim())
+    return { title: 'Recipient required', description: 'Please enter at least one recipient email address' };
+  if (!email.subject.trim())
+    return { title: 'Subject required', description: 'Please enter a subject for your email' };
+  return null;
+}
+
+/** 'Draft Email': to, cc, subject, body and priority; saved as a draft, or sent once confirmed. */
 export function EmailDialog({ open, onOpenChange, prefill, confirm }: EmailDialogProps) {
   const [email, setEmail] = useState(() => empty(prefill));
   const [opened, setOpened] = useState(open);
-  const [asking, setAsking] = useState(false);
-  const [sending, setSending] = useState(false);
+  const sending = useSendEmail({
+    confirm,
+    toasts: 'plain',
+    validate: missing,
+    onDone: () => onOpenChange(false),
+  });
   if (open !== opened) {
     setOpened(open);
     if (open) setEmail(empty(prefill));
   }
   const set = (patch: Partial<OutgoingEmailInput>) => setEmail((e) => ({ ...e, ...patch }));
-
-  async function send() {
-    setSending(true);
-    try {
-      await sendEmail({ ...email, cc: email.cc || undefined });
-      toast({ title: 'Email sent' });
-      onOpenChange(false);
-    } catch (error) {
-      toast({ title: 'Failed to send email', description: getErrorMessage(error), variant: 'destructive' });
-    } finally {
-      setSending(false);
-    }
-  }
-
-  function submit() {
-    if (!email.to.trim()) {
-      toast({
-        title: 'Recipient required',
-        description: 'Please enter at least one recipient email address',
-        variant: 'destructive',
-      });
-      return;
-    }
-    if (!email.subject.trim()) {
-      toast({
-        title: 'Subject required',
-        description: 'Please enter a subject for your email',
-        variant: 'destructive',
-      });
-      return;
-    }
-    if (confirm) setAsking(true);
-    else void send();
-  }
+  const outgoing = { ...email, cc: email.cc || undefined };
 
   return (
-    <ActionDialog
+    <SendEmailDialog
       open={open}
       onOpenChange={onOpenChange}
       title="Draft Email"
-      actions={
-        <>
-          <Button onClick={submit} disabled={sending}>
-            {sending ? 'Sending...' : 'Send Email'}
-          </Button>
-        </>
-      }
-      confirmation={{
-        asking,
-        onAskingChange: setAsking,
-        ...sendConfirmation(email),
-        onConfirm: () => void send(),
-      }}
+      sending={sending}
+      email={outgoing}
+      sendLabel="Send Email"
+      canSend
+      canDraft={email.body.trim() !== '' || email.subject.trim() !== ''}
     >
       <Field label="To">
-        {(id) => <Input id={id} value={email.to} onChange={(e) => set({ to: e.target.value })} />}
+        {(id) => (
+          <Input
+            id={id}
+            type="email"
+            multiple
+            placeholder="name@example.com"
+            value={email.to}
+            onChange={(e) => set({ to: e.target.value })}
+          />
+        )}
       </Field>
       <Field label="Cc">
         {(id) => <Input id={id} value={email.cc} onChange={(e) => set({ cc: e.target.value })} />}
@@ -118,6 +98,6 @@ export function EmailDialog({ open, onOpenChange, prefill, confirm }: EmailDialo
           </select>
         )}
       </Field>
-    </ActionDialog>
+    </SendEmailDialog>
   );
 }

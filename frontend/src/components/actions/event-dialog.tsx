@@ -1,13 +1,17 @@
+import { Download } from 'lucide-react';
 import { useState } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/hooks/use-toast';
+import { getErrorMessage } from '@/lib/api';
 import { formatYmd } from '@/lib/format-date';
+import { AccountNotice, accountProblemOf, type AccountProblem } from './account-notice';
 import { ActionDialog } from './action-dialog';
+import { download, eventFile } from './event-file';
 import { Field, selectClass } from './field';
-import { scheduleEvent, type EventDraft } from './schedule-event';
+import { useScheduleEvent, type EventDraft } from './schedule-event';
 
 /** Every 15 minutes over 24 hours (spec 9). */
 const TIMES = Array.from(
@@ -68,32 +72,42 @@ interface EventDialogProps {
 export function EventDialog({ open, onOpenChange, prefill, confirm }: EventDialogProps) {
   const [draft, setDraft] = useState<EventDraft>(() => initial(prefill));
   const [asking, setAsking] = useState(false);
-  const [saving, setSaving] = useState(false);
   const [opened, setOpened] = useState(open);
+  /** Why the calendar could not take the event, when that is the account (then the notice shows). */
+  const [problem, setProblem] = useState<AccountProblem | null>(null);
+  const schedule = useScheduleEvent({
+    mutationConfig: {
+      onSuccess: (_event, scheduled) => {
+        toast({
+          title: 'Event scheduled',
+          description: `${scheduled.title}, ${scheduled.start.date} at ${scheduled.start.time}`,
+        });
+        onOpenChange(false);
+      },
+      onError: (error) => {
+        const cause = accountProblemOf(error);
+        setProblem(cause);
+        if (!cause)
+          toast({
+            title: 'Failed to create event',
+            description: getErrorMessage(error),
+            variant: 'destructive',
+          });
+      },
+    },
+  });
   if (open !== opened) {
     // Each opening starts from the prefill again.
     setOpened(open);
-    if (open) setDraft(initial(prefill));
+    if (open) {
+      setDraft(initial(prefill));
+      setProblem(null);
+    }
   }
   const set = (patch: Partial<EventDraft>) => setDraft((d) => ({ ...d, ...patch }));
 
-  async function create() {
-    setSaving(true);
-    try {
-      await scheduleEvent(draft);
-      toast({
-        title: 'Event scheduled',
-        description: `${draft.title}, ${draft.start.date} at ${draft.start.time}`,
-      });
-      onOpenChange(false);
-    } catch {
-      toast({ title: 'Failed to create event', variant: 'destructive' });
-    } finally {
-      setSaving(false);
-    }
-  }
-
   function submit() {
+    if (schedule.isPending) return;
     if (!draft.title.trim()) {
       toast({
         title: 'Title required',
@@ -103,7 +117,15 @@ export function EventDialog({ open, onOpenChange, prefill, confirm }: EventDialo
       return;
     }
     if (confirm) setAsking(true);
-    else void create();
+    else schedule.mutate(draft);
+  }
+
+  async function saveFile() {
+    try {
+      download(await eventFile(draft));
+    } catch (error) {
+      toast({ title: 'Failed to create event', description: getErrorMessage(error), variant: 'destructive' });
+    }
   }
 
   return (
@@ -112,11 +134,9 @@ export function EventDialog({ open, onOpenChange, prefill, confirm }: EventDialo
       onOpenChange={onOpenChange}
       title="Add to Calendar"
       actions={
-        <>
-          <Button onClick={submit} disabled={saving}>
-            {saving ? 'Scheduling...' : 'Add to Calendar'}
-          </Button>
-        </>
+        <Button onClick={submit} aria-disabled={schedule.isPending || undefined}>
+          {schedule.isPending ? 'Scheduling...' : 'Add to Calendar'}
+        </Button>
       }
       confirmation={{
         asking,
@@ -124,7 +144,7 @@ export function EventDialog({ open, onOpenChange, prefill, confirm }: EventDialo
         title: 'Create this event?',
         description: `${draft.title} on ${draft.start.date} at ${draft.start.time}.`,
         confirmLabel: 'Create Event',
-        onConfirm: () => void create(),
+        onConfirm: () => schedule.mutate(draft),
       }}
     >
       <Field label="Title">
@@ -199,6 +219,14 @@ export function EventDialog({ open, onOpenChange, prefill, confirm }: EventDialo
           </select>
         )}
       </Field>
+      {problem && (
+        <AccountNotice problem={problem} type="calendar">
+          <Button variant="outline" size="sm" onClick={() => void saveFile()}>
+            <Download aria-hidden />
+            Download .ics
+          </Button>
+        </AccountNotice>
+      )}
     </ActionDialog>
   );
 }

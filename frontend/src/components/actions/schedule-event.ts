@@ -1,7 +1,13 @@
-import { calendarContract, type EventMoment, type ReminderMinutes } from '@haven/contracts/calendar';
-import { HttpError } from '@haven/contracts/client';
+import {
+  calendarContract,
+  type CalendarEvent,
+  type EventMoment,
+  type ReminderMinutes,
+} from '@haven/contracts/calendar';
+import { useMutation } from '@tanstack/react-query';
 
 import { api } from '@/lib/api';
+import type { MutationConfig } from '@/lib/query-client';
 
 /** An event the user confirmed in the event dialog. */
 export interface EventDraft {
@@ -14,25 +20,26 @@ export interface EventDraft {
 }
 
 /**
- * Creates the event in the connected calendar (in this browser's time zone). Without a connected
- * calendar (409) it is the spec's simulation (section 4: "created locally after 1 s"), so the
- * dialog behaves as before connecting. Any other failure is the caller's to report.
+ * Creates the event in the connected calendar (in this browser's time zone). It resolves only when
+ * the calendar holds the event: without a usable calendar the server's 409 says why (`not_connected`
+ * or `reconnect_required`), and nothing pretends otherwise.
  */
-export async function scheduleEvent(draft: EventDraft): Promise<void> {
-  try {
-    await api(calendarContract.createEvent, {
-      body: {
-        title: draft.title,
-        description: draft.description || undefined,
-        start: draft.start,
-        end: draft.end,
-        location: draft.location || undefined,
-        reminder: draft.reminderMinutes as ReminderMinutes,
-        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-      },
-    });
-  } catch (error) {
-    if (!(error instanceof HttpError && error.status === 409)) throw error;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
+export function scheduleEvent(draft: EventDraft): Promise<CalendarEvent> {
+  return api(calendarContract.createEvent, {
+    body: {
+      title: draft.title,
+      description: draft.description || undefined,
+      start: draft.start,
+      end: draft.end,
+      location: draft.location || undefined,
+      reminder: draft.reminderMinutes as ReminderMinutes,
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    },
+  });
+}
+
+export function useScheduleEvent({
+  mutationConfig,
+}: { mutationConfig?: MutationConfig<typeof scheduleEvent> } = {}) {
+  return useMutation({ ...mutationConfig, mutationFn: scheduleEvent });
 }

@@ -7,7 +7,14 @@ import {
 } from '@haven/contracts/integrations';
 import type { FieldCipher } from '@haven/kit/crypto';
 import type { Db } from '@haven/kit/db';
-import { AppError, badGateway, conflict, notFound, unavailable } from '@haven/kit/errors';
+import {
+  AppError,
+  badGateway,
+  notConnected,
+  notFound,
+  reconnectRequired,
+  unavailable,
+} from '@haven/kit/errors';
 import type { Logger } from '@haven/kit/logger';
 import { integrations } from '../db/schema';
 import { oauthClient, type GoogleOAuthClient, type GoogleSettings } from './google';
@@ -21,6 +28,7 @@ export const MESSAGES = {
   noEmail: 'No email account is connected. Connect Google mail on the Integrations page first.',
   noCalendar: 'No calendar is connected. Connect Google calendar on the Integrations page first.',
   revoked: 'Google no longer accepts this connection. Please reconnect.',
+  needsAttention: 'Your Google connection needs attention. Please reconnect it on the Integrations page.',
   providerFailed: 'Google did not complete the request. Please try again.',
   emailNotFound: 'Email not found',
   eventNotFound: 'Event not found',
@@ -173,6 +181,18 @@ export function createAccounts({ db, cipher, google, log }: AccountsDeps) {
       return row && isConnected(row) ? row : undefined;
     },
 
+    /**
+     * The user's connected account of `type` for an action, or the 409 saying why there is none:
+     * `not_connected` when never connected, `reconnect_required` when it is there but in error.
+     */
+    async usable(userId: number, type: IntegrationType): Promise<Row> {
+      const row = await accountOf(userId, type);
+      if (row && isConnected(row)) return row;
+      if (row && (row.accessTokenEnc !== null || row.refreshTokenEnc !== null))
+        throw reconnectRequired(settingsOf(row).error ?? MESSAGES.needsAttention);
+      throw notConnected(type === 'email' ? MESSAGES.noEmail : MESSAGES.noCalendar);
+    },
+
     /** Runs a call on the account; a lost grant is recorded (the connection-issue box) and said so. */
     async onAccount<T>(row: Row, call: (client: GoogleOAuthClient) => Promise<T>): Promise<T> {
       try {
@@ -181,7 +201,7 @@ export function createAccounts({ db, cipher, google, log }: AccountsDeps) {
         if (err instanceof AppError) throw err;
         if (grantLost(err)) {
           await markError(row, MESSAGES.revoked);
-          throw conflict(MESSAGES.revoked);
+          throw reconnectRequired(MESSAGES.revoked);
         }
         log.warn({ err, integrationId: row.id }, 'Google call failed');
         throw badGateway(MESSAGES.providerFailed);

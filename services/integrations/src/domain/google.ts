@@ -42,6 +42,9 @@ export function oauthClient(settings: GoogleSettings) {
     clientId: settings.GOOGLE_CLIENT_ID,
     clientSecret: settings.GOOGLE_CLIENT_SECRET,
     redirectUri: callbackUrl(settings.appUrl),
+    // A 401 on a token its clock still holds valid (revoked at Google, or expired early) gets one
+    // refresh: a revoked grant then reads as one (invalid_grant), not as Google failing.
+    forceRefreshOnFailure: true,
     endpoints: {
       oauth2AuthBaseUrl: settings.GOOGLE_AUTH_URL,
       oauth2TokenUrl: settings.GOOGLE_TOKEN_URL,

@@ -12,7 +12,7 @@ import {
 import type { OutgoingEmailDraft, SendAnswer } from '@haven/contracts/mail';
 import type { FieldCipher } from '@haven/kit/crypto';
 import type { Db } from '@haven/kit/db';
-import { badGateway, badRequest, conflict, unavailable } from '@haven/kit/errors';
+import { badGateway, badRequest, unavailable } from '@haven/kit/errors';
 import type { Logger } from '@haven/kit/logger';
 import { integrations, mailMessages } from '../db/schema';
 import { CachedMail, mailContext } from './mail/sync';
@@ -225,8 +225,7 @@ export function createIntegrations({
 
     /** Sends through Gmail, or saves a Gmail draft. Nothing is ever sent but by this explicit call. */
     async sendEmail(userId: number, email: OutgoingEmailDraft, draft: boolean): Promise<SendAnswer> {
-      const row = await accounts.connectedOf(userId, 'email');
-      if (!row) throw conflict(MESSAGES.noEmail);
+      const row = await accounts.usable(userId, 'email');
       const raw = await composeRaw({ ...email, ...(await threading(userId, row.id, email.threadId)) });
       await onAccount(row, async (auth) => {
         const gmail = gmailOf(auth, google.GOOGLE_API_ROOT_URL);
@@ -238,13 +237,25 @@ export function createIntegrations({
         else
           await gmail.users.messages.send({ userId: 'me', requestBody: { raw, threadId: email.threadId } });
       });
-      return draft ? { success: true, message: 'Draft saved' } : { success: true, message: 'Email sent' };
+      if (draft) return { success: true, message: 'Draft saved' };
+      // The user has answered the thread: it no longer waits for a reply (the next sync agrees).
+      if (email.threadId)
+        await db
+          .update(mailMessages)
+          .set({ needsReply: false })
+          .where(
+            and(
+              eq(mailMessages.integrationId, row.id),
+              eq(mailMessages.userId, userId),
+              eq(mailMessages.threadId, email.threadId),
+            ),
+          );
+      return { success: true, message: 'Email sent' };
     },
 
     /** Creates a real event, with the reminder as a popup override. */
     async createEvent(userId: number, event: CalendarEventDraft): Promise<CalendarEvent> {
-      const row = await accounts.connectedOf(userId, 'calendar');
-      if (!row) throw conflict(MESSAGES.noCalendar);
+      const row = await accounts.usable(userId, 'calendar');
       const at = (m: { date: string; time: string }) => ({
         dateTime: `${m.date}T${m.time}:00`,
         timeZone: event.timeZone ?? 'UTC',

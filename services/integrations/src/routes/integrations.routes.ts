@@ -36,8 +36,16 @@ export function integrationsRoutes(integrations: Integrations, appUrl: string) {
     directAuth: async ({ userId, params, query }) => ({
       authUrl: await integrations.authUrl(userId, params.provider, query.type, query.redirect),
     }),
-    authRedirect: async ({ userId, params, query }) =>
-      redirect(await integrations.authUrl(userId, params.provider, query.type)),
+    authRedirect: async ({ userId, params, query }) => {
+      // A browser navigation: a refusal goes back to the Integrations screen, never a JSON page.
+      try {
+        return redirect(await integrations.authUrl(userId, params.provider, query.type));
+      } catch (err) {
+        if (err instanceof AppError)
+          return back({ ok: false, provider: params.provider, type: query.type, message: err.message });
+        throw err;
+      }
+    },
     authComplete: ({ userId, params, body }) =>
       integrations.complete(userId, params.provider, body.code, body.state),
     oauthCallback: async ({ userId, params: { provider }, query }) => {

@@ -3,6 +3,7 @@ import { AlertTriangle, LifeBuoy } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 
+import { useStartConnection } from '@/components/actions/connect-account';
 import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -21,7 +22,6 @@ import { useDisconnectIntegration, useUpdateIntegrationSettings } from '../api/m
 import { NotionPageSetting } from './notion-page-setting';
 
 import type { CatalogEntry } from '../lib/catalog';
-import { useStartConnection } from './integration-list';
 
 /** A stored moment as the app writes dates, or a dash when there is none. */
 function When({ iso }: { iso: string | null }) {

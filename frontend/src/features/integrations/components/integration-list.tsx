@@ -4,6 +4,7 @@ import { ChevronRight, KeyRound, Plus, Settings } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 
+import { useStartConnection } from '@/components/actions/connect-account';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -11,7 +12,6 @@ import { ErrorAlert } from '@/components/ui/error-alert';
 import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { cn } from '@/lib/utils';
-import { useConnectIntegration } from '../api/connect-integration';
 import { integrationsQueryKey, useIntegrations } from '../api/get-integrations';
 import { CATALOG, providerName, type CatalogEntry } from '../lib/catalog';
 
@@ -38,19 +38,6 @@ function useOAuthReturn() {
     }
     setParams({}, { replace: true });
   }, [outcome, params, setParams, queryClient]);
-}
-
-export function useStartConnection() {
-  return useConnectIntegration({
-    mutationConfig: {
-      onError: () =>
-        toast({
-          title: 'Connection failed',
-          description: 'Unable to initiate authentication. Please try again later.',
-          variant: 'destructive',
-        }),
-    },
-  });
 }
 
 /** `/integrations`: the four services with their state, 'Add New', and the ways to get help. */

@@ -42,6 +42,29 @@ export function useEmail(id: string | undefined) {
   });
 }
 
+/**
+ * Marks a thread the user just answered as no longer needing a reply in the cached digest, at once
+ * (the server has marked it too; the next fetch agrees).
+ */
+export function useMarkReplied() {
+  const queryClient = useQueryClient();
+  return (threadId: string) => {
+    queryClient.setQueryData<EmailDigest>(digestQueryKey, (digest) => {
+      if (!digest) return digest;
+      const answered = digest.emails.filter((e) => e.threadId === threadId && e.needsReply).length;
+      return {
+        ...digest,
+        emails: digest.emails.map((e) => (e.threadId === threadId ? { ...e, needsReply: false } : e)),
+        stats: {
+          ...digest.stats,
+          needingResponse: Math.max(0, digest.stats.needingResponse - answered),
+        },
+      };
+    });
+    void queryClient.invalidateQueries({ queryKey: digestQueryKey, exact: true });
+  };
+}
+
 /** A reply draft: the model's, or the template when there is none. */
 export function draftReply(email: { emailId: string; threadId: string }) {
   return api(mailContract.emailDraft, { body: email });

@@ -2,15 +2,16 @@ import type { EmailItem } from '@haven/contracts/mail';
 import { ImageIcon, Sparkles } from 'lucide-react';
 import { useState } from 'react';
 
-import { ActionDialog } from '@/components/actions/action-dialog';
 import { Field } from '@/components/actions/field';
-import { sendConfirmation, sendEmail } from '@/components/actions/send-email';
+import { SendEmailDialog } from '@/components/actions/send-email-dialog';
+import { useSendEmail } from '@/components/actions/use-send-email';
 import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api';
-import { useDraftReply, useEmail } from '../api/digest';
+import { useDraftReply, useEmail, useMarkReplied } from '../api/digest';
 import { MailFrame } from './mail-frame';
 
 /** The address inside `Name <address>`, or the whole header when it is a bare address. */
@@ -38,14 +39,23 @@ interface EmailDialogProps {
 /**
  * The Email item dialog: the message (sanitised, in a sandboxed frame, remote images held back
  * until asked for) and a reply written by hand, by 'AI Draft' or from the 'Template', saved as a
- * draft or sent into the thread.
+ * draft or sent into the thread. A typed reply is replaced only once the user agrees.
  */
 export function EmailDialog({ email, onClose, confirm }: EmailDialogProps) {
   const full = useEmail(email?.id);
   const [reply, setReply] = useState('');
   const [showImages, setShowImages] = useState(false);
-  const [busy, setBusy] = useState<'draft' | 'send' | null>(null);
-  const [asking, setAsking] = useState(false);
+  /** The way of writing a new reply waiting for the user's agreement to replace the typed one. */
+  const [replacing, setReplacing] = useState<'ai' | 'template' | null>(null);
+  const markReplied = useMarkReplied();
+  const sending = useSendEmail({
+    confirm,
+    toasts: 'plain',
+    onDone: (sent, mode) => {
+      if (mode === 'send' && sent.threadId) markReplied(sent.threadId);
+      onClose();
+    },
+  });
   const draft = useDraftReply({
     mutationConfig: {
       onSuccess: (answer) => {
@@ -74,85 +84,78 @@ export function EmailDialog({ email, onClose, confirm }: EmailDialogProps) {
     threadId: email.threadId,
   };
 
-  async function deliver(asDraft: boolean) {
-    setBusy(asDraft ? 'draft' : 'send');
-    try {
-      await sendEmail(outgoing, asDraft);
-      toast({ title: asDraft ? 'Draft saved' : 'Email sent' });
-      if (!asDraft) onClose();
-    } catch (error) {
-      toast({
-        title: asDraft ? 'Failed to save draft' : 'Failed to send email',
-        description: getErrorMessage(error),
-        variant: 'destructive',
-      });
-    } finally {
-      setBusy(null);
-    }
+  function write(way: 'ai' | 'template') {
+    if (!email) return;
+    if (way === 'ai') draft.mutate({ emailId: email.id, threadId: email.threadId });
+    else setReply(templateFor(email));
   }
 
   const body = full.data?.body;
   return (
-    <ActionDialog
-      open
-      onOpenChange={(open) => !open && onClose()}
-      title={email.subject || '(No subject)'}
-      actions={
-        <>
-          <Button variant="outline" disabled={blank || busy !== null} onClick={() => void deliver(true)}>
-            {busy === 'draft' ? 'Saving...' : 'Save Draft'}
+    <>
+      <SendEmailDialog
+        open
+        onOpenChange={(open) => !open && onClose()}
+        title={email.subject || '(No subject)'}
+        sending={sending}
+        email={outgoing}
+        sendLabel="Send Response"
+        canSend={!blank}
+        canDraft={!blank}
+      >
+        <div className="flex min-w-0 flex-col gap-0.5 text-sm">
+          <p className="truncate font-medium">{email.fromFull || email.from}</p>
+          <p className="text-muted-foreground">{dateTime.format(new Date(email.date))}</p>
+        </div>
+        {full.isPending ? (
+          <Skeleton className="h-56 w-full" />
+        ) : body ? (
+          <div className="flex flex-col gap-2">
+            <MailFrame html={body} showImages={showImages} />
+            {full.data?.hasRemoteImages && !showImages ? (
+              <Button variant="ghost" size="sm" className="self-start" onClick={() => setShowImages(true)}>
+                <ImageIcon aria-hidden />
+                Show images
+              </Button>
+            ) : null}
+          </div>
+        ) : (
+          <p className="rounded-lg border border-border p-3 text-sm whitespace-pre-wrap">{email.snippet}</p>
+        )}
+        <Field label="Your reply">
+          {(id) => <Textarea id={id} rows={6} value={reply} onChange={(e) => setReply(e.target.value)} />}
+        </Field>
+        <div className="flex flex-wrap gap-2">
+          <Button
+            variant="secondary"
+            size="sm"
+            aria-disabled={draft.isPending || undefined}
+            onClick={() => !draft.isPending && (blank ? write('ai') : setReplacing('ai'))}
+          >
+            <Sparkles aria-hidden />
+            {draft.isPending ? 'Drafting...' : 'AI Draft'}
           </Button>
           <Button
-            disabled={blank || busy !== null}
-            onClick={() => (confirm ? setAsking(true) : void deliver(false))}
+            variant="secondary"
+            size="sm"
+            onClick={() => (blank ? write('template') : setReplacing('template'))}
           >
-            {busy === 'send' ? 'Sending...' : 'Send Response'}
+            Template
           </Button>
-        </>
-      }
-      confirmation={{
-        asking,
-        onAskingChange: setAsking,
-        ...sendConfirmation(outgoing),
-        onConfirm: () => void deliver(false),
-      }}
-    >
-      <div className="flex min-w-0 flex-col gap-0.5 text-sm">
-        <p className="truncate font-medium">{email.fromFull || email.from}</p>
-        <p className="text-muted-foreground">{dateTime.format(new Date(email.date))}</p>
-      </div>
-      {full.isPending ? (
-        <Skeleton className="h-56 w-full" />
-      ) : body ? (
-        <div className="flex flex-col gap-2">
-          <MailFrame html={body} showImages={showImages} />
-          {full.data?.hasRemoteImages && !showImages ? (
-            <Button variant="ghost" size="sm" className="self-start" onClick={() => setShowImages(true)}>
-              <ImageIcon aria-hidden />
-              Show images
-            </Button>
-          ) : null}
         </div>
-      ) : (
-        <p className="rounded-lg border border-border p-3 text-sm whitespace-pre-wrap">{email.snippet}</p>
-      )}
-      <Field label="Your reply">
-        {(id) => <Textarea id={id} rows={6} value={reply} onChange={(e) => setReply(e.target.value)} />}
-      </Field>
-      <div className="flex flex-wrap gap-2">
-        <Button
-          variant="secondary"
-          size="sm"
-          disabled={draft.isPending}
-          onClick={() => draft.mutate({ emailId: email.id, threadId: email.threadId })}
-        >
-          <Sparkles aria-hidden />
-          {draft.isPending ? 'Drafting...' : 'AI Draft'}
-        </Button>
-        <Button variant="secondary" size="sm" onClick={() => setReply(templateFor(email))}>
-          Template
-        </Button>
-      </div>
-    </ActionDialog>
+      </SendEmailDialog>
+      <ConfirmDialog
+        open={replacing !== null}
+        onOpenChange={(open) => !open && setReplacing(null)}
+        title="Replace your reply?"
+        description={
+          replacing === 'ai'
+            ? 'AI Draft writes a new reply in place of the one you typed.'
+            : 'The template takes the place of the reply you typed.'
+        }
+        confirmLabel="Replace"
+        onConfirm={() => replacing && write(replacing)}
+      />
+    </>
   );
 }

@@ -88,6 +88,64 @@ function recipientOf(action: string): string | undefined {
   return match?.[1] ?? undefined;
 }
 
+const ADDRESS = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
+/** Words that join the recipient to what the e-mail is about ("email Sarah with the plan"). */
+const CONNECTOR = /^(?:(?:and|with|about|regarding|concerning|re:?|on|back)(?:\s+|$))+/i;
+/** Words that open a purpose the writer states as a verb ("to confirm", "ask about"). */
+const PURPOSE_VERBS =
+  /^(?:ask|confirm|tell|check|thank|invite|remind|let|share|update|apologi[sz]e|request|propose|follow\s+up|see|find\s+out|say)\b/i;
+
+/**
+ * The e-mail an intention to write prefills: To only when the thought names a real address (a first
+ * name is the greeting, not a recipient), a subject from what it is about, and a body whose one
+ * sentence reads well for a topic ("following up about the revised timeline"), a purpose ("writing
+ * to confirm the booking"), a message ("let you know that the meeting moved") or nothing at all.
+ */
+export function emailPrefill(action: string): NonNullable<SuggestionPrefill['email']> {
+  const address = ADDRESS.exec(action)?.[0];
+  const name = recipientOf(action);
+  const escapedName = name?.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  let topic = action
+    .replace(ADDRESS, ' ')
+    .replace(
+      /^(?:e-?mail|mail|message|write(?:\s+an?\s+e-?mail)?(?:\s+to)?|send(?:\s+an?\s+e-?mail\s+to)?|text|reply\s+to|contact|reach\s+out\s+to)\s+/i,
+      '',
+    );
+  if (escapedName)
+    topic = topic
+      .replace(new RegExp(`^${escapedName}\\b\\s*`), '')
+      .replace(new RegExp(`\\s+(?:to|with|for)\\s+${escapedName}\\b`), ' ');
+  topic = tidy(topic).replace(CONNECTOR, '');
+  // "contact the landlord about the leak": who comes before "about", what it is about after.
+  if (!escapedName) topic = /^.+?\s+(?:about|regarding|concerning)\s+(.+)$/i.exec(topic)?.[1] ?? topic;
+  topic = tidy(topic);
+
+  let sentence: string;
+  let subject: string;
+  if (/^to\s+\S/i.test(topic)) {
+    const purpose = topic.replace(/^to\s+/i, '');
+    sentence = `I'm writing to ${purpose}.`;
+    subject = purpose;
+  } else if (/^that\s+\S/i.test(topic)) {
+    sentence = `I'm writing to let you know ${topic}.`;
+    subject = topic.replace(/^that\s+/i, '');
+  } else if (PURPOSE_VERBS.test(topic)) {
+    sentence = `I'm writing to ${topic}.`;
+    subject = topic;
+  } else if (topic) {
+    sentence = `I'm following up about ${topic}.`;
+    subject = topic;
+  } else {
+    sentence = "I'm following up.";
+    subject = 'Following up';
+  }
+  return {
+    ...(address ? { to: address } : {}),
+    subject: clip(capitalise(subject), 120),
+    body: `Hi ${name ?? 'there'},\n\n${sentence}\n\nBest regards,`,
+  };
+}
+
 /**
  * What a thought's sentence means to do, as a suggestion: the spec's keyword rule picks its button
  * from the words, so an e-mail intention says "email" and a meeting "schedule"; a date and time the
@@ -119,22 +177,7 @@ export function intentionOf(thought: SourceThought, sentence: Sentence): Intenti
     else notes.push(`Add it to your calendar: ${dayLabel(start.date)} at ${start.time}.`);
   }
   if (isEmail) {
-    const to = recipientOf(action);
-    const subjectText = tidy(
-      withoutDate
-        .replace(
-          /^(?:e-?mail|mail|message|write\s+to|send(?:\s+an?\s+e-?mail\s+to)?|text|reply\s+to|contact|reach\s+out\s+to)\s+/i,
-          '',
-        )
-        .replace(to ? new RegExp(`^${to}\\b\\s*`) : /^$/, '')
-        .replace(/^(?:about|regarding|re:?)\s+/i, ''),
-    );
-    const subject = subjectText ? capitalise(subjectText) : 'Following up';
-    prefill.email = {
-      ...(to ? { to } : {}),
-      subject,
-      body: `Hi ${to ?? 'there'},\n\nI'm following up about ${subjectText ? subjectText : 'this'}.\n\nBest regards,`,
-    };
+    prefill.email = emailPrefill(withoutDate);
     if (!SAYS_EMAIL.test(title)) notes.push('Send an email about it.');
   }
   return {

@@ -103,7 +103,10 @@ describe('the local engine', () => {
     const { suggestions } = week();
     const email = suggestions.find((s) => s.references[0] === 13)!;
     expect(email.title).toBe('Email Sarah the summary of the launch plan');
-    expect(email.prefill?.email).toMatchObject({ to: 'Sarah', subject: 'The summary of the launch plan' });
+    expect(email.prefill?.email).toEqual({
+      subject: 'The summary of the launch plan',
+      body: "Hi Sarah,\n\nI'm following up about the summary of the launch plan.\n\nBest regards,",
+    });
     expect(email.prefill?.email?.body).toMatch(/^Hi Sarah,/);
     expect(email.prefill?.calendar).toBeUndefined();
 
