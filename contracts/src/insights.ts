@@ -40,8 +40,13 @@ export type Theme = InsightItem;
 export const SuggestionPrefill = z.object({
   /** An event: the date and time the thought names (default 18:00 to 19:00 on a date without one). */
   calendar: z.object({ title: z.string(), start: EventMoment, end: EventMoment }).optional(),
-  /** An e-mail: a subject and a first draft of the body, and the recipient's name when one was named. */
-  email: z.object({ to: z.string().optional(), subject: z.string(), body: z.string() }).optional(),
+  /**
+   * An e-mail: a subject and a first draft of the body; `to` only when the thought gives an address,
+   * and the recipient's `name` when one was named (for the greeting and the labels, never for To).
+   */
+  email: z
+    .object({ to: z.string().optional(), name: z.string().optional(), subject: z.string(), body: z.string() })
+    .optional(),
 });
 export type SuggestionPrefill = z.infer<typeof SuggestionPrefill>;
 

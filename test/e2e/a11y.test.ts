@@ -58,7 +58,10 @@ describe('accessibility and first paint in Chromium at 390×844', () => {
     await thought('The launch plan is slipping and I feel anxious about the budget review with Anna.');
     await thought('I need to email Sarah the summary of the launch plan tomorrow.');
     await thought('Meet Tom on Tuesday at 3pm to talk about the garden design.');
-    conversationId = (await post('/api/conversations', { title: 'Planning the week' })).id;
+    // A conversation is listed once it has a message.
+    conversationId = (
+      await post('/api/conversations', { title: 'Planning the week', content: 'Help me plan the week.' })
+    ).id;
   });
   afterAll(async () => {
     await env?.stop();

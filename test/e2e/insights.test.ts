@@ -74,7 +74,9 @@ describe('insights in Chromium at 390×844, no model configured', () => {
     await page.getByRole('menuitem', { name: 'Draft Email' }).click();
     const mail = page.getByRole('dialog');
     await mail.getByRole('heading', { name: 'Draft Email' }).waitFor();
-    expect(await mail.getByLabel('To').inputValue()).toBe('Sarah');
+    // A first name is no address: To stays empty, the greeting names her.
+    expect(await mail.getByLabel('To').inputValue()).toBe('');
+    expect(await mail.getByLabel('Message').inputValue()).toMatch(/^Hi Sarah,/);
     expect(await mail.getByLabel('Subject').inputValue()).toBe('The summary of the launch plan');
     await mail.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('button', { name: 'Add to Calendar' }).first().click();

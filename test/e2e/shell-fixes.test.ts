@@ -180,7 +180,7 @@ describe('shell fixes in Chromium at 390×844', () => {
       await page.getByRole('link', { name: /Google Mail/ }).click();
       await page.getByRole('button', { name: 'Connect' }).click();
       await page.waitForURL(/\/integrations$/);
-      await page.getByRole('link', { name: /Google Mail, connected/ }).click();
+      await page.getByRole('link', { name: /Google Mail ?, connected/ }).click();
       await page.getByRole('tab', { name: 'Overview' }).waitFor();
       await context.close();
     } catch (error) {

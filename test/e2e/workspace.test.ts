@@ -70,9 +70,9 @@ describe('Slack and Notion in Chromium at 390×844', () => {
         .toMatch(/demo at 3.*Launch plan/);
 
       await page.goto('/assist');
-      const tab = page.getByRole('tab', { name: 'More Integrations' });
+      const tab = page.getByRole('button', { name: 'Show card 3 of 3: More Integrations' });
       await tab.click();
-      await expect.poll(() => tab.getAttribute('aria-selected')).toBe('true');
+      await expect.poll(() => tab.getAttribute('aria-current')).toBe('true');
       const more = page.getByRole('region', { name: 'More Integrations' });
       await more.getByText('are we still on for the demo at 3?', { exact: false }).waitFor();
       await more.getByRole('link', { name: /Launch plan/ }).waitFor();
@@ -100,7 +100,7 @@ describe('Slack and Notion in Chromium at 390×844', () => {
       await page.waitForURL(/\/integrations$/);
       expect(slack.state.calls.at(-1)!.method).toBe('auth.revoke');
       await page.goto('/assist');
-      await page.getByRole('tab', { name: 'More Integrations' }).click();
+      await page.getByRole('button', { name: 'Show card 3 of 3: More Integrations' }).click();
       await page
         .getByRole('region', { name: 'More Integrations' })
         .getByRole('link', { name: 'Connect Slack' })

@@ -41,7 +41,7 @@ describe('insights without a model', () => {
     expect(cited.length).toBeGreaterThan(0);
     expect(new Set(cited)).toEqual(new Set(cited.filter((id) => id === a.id || id === b.id)));
     expect(body.suggestions.find((s) => /email sarah/i.test(s.title))?.prefill?.email).toMatchObject({
-      to: 'Sarah',
+      name: 'Sarah',
     });
     // Stored encrypted: nothing of the text in the row.
     const [row] = await storedRows(me.userId);

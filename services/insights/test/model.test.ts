@@ -55,7 +55,9 @@ describe('insights with a model (any OpenAI-compatible server; a base URL alone,
     expect(body.themes).toEqual([
       { title: 'Work: the launch', description: 'The launch came up twice.', references: [a.id] },
     ]);
-    expect(body.suggestions[0]).toMatchObject({ references: [b.id], prefill: { email: { to: 'Sarah' } } });
+    // A first name the model put in To is no address: it becomes the name the greeting uses.
+    expect(body.suggestions[0]).toMatchObject({ references: [b.id], prefill: { email: { name: 'Sarah' } } });
+    expect(body.suggestions[0]!.prefill!.email!.to).toBeUndefined();
     const cited = [
       ...body.summaryReferences,
       ...body.themes.flatMap((x) => x.references),

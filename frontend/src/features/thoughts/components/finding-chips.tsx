@@ -73,7 +73,7 @@ export function FindingChips({
       {email && (
         <Button variant="outline" className={chipClass} onClick={() => setDialog('email')}>
           <Mail aria-hidden="true" />
-          {email.to ? `Draft e-mail to ${email.to}` : 'Draft e-mail'}
+          {email.name || email.to ? `Draft e-mail to ${email.name ?? email.to}` : 'Draft e-mail'}
         </Button>
       )}
       {event && (

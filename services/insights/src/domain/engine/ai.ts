@@ -61,7 +61,7 @@ export function resolveLabels(answer: ModelInsight, period: PeriodInput): Insigh
       title: s.title,
       description: s.description,
       references: ids(s.references),
-      ...(s.prefill ? { prefill: s.prefill } : {}),
+      ...(s.prefill ? { prefill: withAddressOnly(s.prefill) } : {}),
     }))
     .filter((s) => s.references.length > 0);
   return {
@@ -71,6 +71,16 @@ export function resolveLabels(answer: ModelInsight, period: PeriodInput): Insigh
     suggestions,
     ...(period.range === 'day' ? {} : { mood: moodOf(period) }),
   };
+}
+
+const EMAIL_ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** A model may put a first name in To: only an address stays there, a name becomes the greeting's `name`. */
+function withAddressOnly(prefill: SuggestionPrefill): SuggestionPrefill {
+  const email = prefill.email;
+  if (!email?.to || EMAIL_ADDRESS.test(email.to.trim())) return prefill;
+  const { to, ...rest } = email;
+  return { ...prefill, email: { ...rest, name: rest.name ?? to.trim() } };
 }
 
 /** The insight of a period written by the model (rejects when the server fails or answers badly twice). */

@@ -23,7 +23,7 @@ describe("the engine's findings in a thought", () => {
     const [found] = findingsOf([
       { id: 2, content: 'Felt good today. I need to email Tom about the lease.', localDate: '2026-11-24' },
     ]);
-    expect(found).toMatchObject({ thoughtId: 2, prefill: { email: { to: 'Tom' } } });
+    expect(found).toMatchObject({ thoughtId: 2, prefill: { email: { name: 'Tom' } } });
     expect(found!.prefill.email!.subject).toMatch(/lease/i);
   });
 

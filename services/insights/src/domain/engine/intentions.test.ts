@@ -4,6 +4,7 @@ import { emailPrefill } from './intentions';
 describe('the e-mail a thought prefills', () => {
   it('leaves To empty for a first name and reads well (the issue’s own example)', () => {
     expect(emailPrefill('email Sarah with the revised timeline')).toEqual({
+      name: 'Sarah',
       subject: 'The revised timeline',
       body: "Hi Sarah,\n\nI'm following up about the revised timeline.\n\nBest regards,",
     });

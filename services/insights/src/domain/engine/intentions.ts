@@ -141,6 +141,7 @@ export function emailPrefill(action: string): NonNullable<SuggestionPrefill['ema
   }
   return {
     ...(address ? { to: address } : {}),
+    ...(name ? { name } : {}),
     subject: clip(capitalise(subject), 120),
     body: `Hi ${name ?? 'there'},\n\n${sentence}\n\nBest regards,`,
   };

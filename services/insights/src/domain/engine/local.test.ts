@@ -104,6 +104,7 @@ describe('the local engine', () => {
     const email = suggestions.find((s) => s.references[0] === 13)!;
     expect(email.title).toBe('Email Sarah the summary of the launch plan');
     expect(email.prefill?.email).toEqual({
+      name: 'Sarah',
       subject: 'The summary of the launch plan',
       body: "Hi Sarah,\n\nI'm following up about the summary of the launch plan.\n\nBest regards,",
     });
