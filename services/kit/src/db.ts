@@ -182,6 +182,26 @@ function drizzleOverPool(pool: pg.Pool): Db {
  * Applies a service's committed migrations. Each service keeps its own journal table, so services
  * sharing one database never see each other's history.
  */
+/** How long a starting service waits for its database to take a connection (many start at once). */
+const STARTUP_CONNECT_MS = 90_000;
+
+/**
+ * A connection for start-up work: new connections give up after 2 s (request paths must answer
+ * fast), but a whole stack starting at once on a small machine may keep PostgreSQL busier than that,
+ * so start-up asks again, with a growing pause, for up to a minute and a half before it fails.
+ */
+async function connectPatiently(pool: pg.Pool): Promise<pg.PoolClient> {
+  const deadline = Date.now() + STARTUP_CONNECT_MS;
+  for (let pause = 250; ; pause = Math.min(pause * 2, 4_000)) {
+    try {
+      return await pool.connect();
+    } catch (err) {
+      if (Date.now() + pause > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
+
 export async function runMigrations(
   conn: DatabaseConnection,
   service: string,
@@ -198,7 +218,7 @@ export async function runMigrations(
     // `create schema if not exists` run at the same moment by two sessions fails (23505). The client comes from
     // the pool, so its 'error' listener (see openDatabase) is already on: a server lost mid-migration
     // fails the start-up with a rejected promise, never an unhandled 'error' event.
-    const client = await conn.pool.connect();
+    const client = await connectPatiently(conn.pool);
     let broken: Error | undefined;
     try {
       await client.query('select pg_advisory_lock(hashtext($1))', ['migrate:haven']);
