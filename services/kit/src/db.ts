@@ -182,20 +182,30 @@ function drizzleOverPool(pool: pg.Pool): Db {
  * Applies a service's committed migrations. Each service keeps its own journal table, so services
  * sharing one database never see each other's history.
  */
-/** How long a starting service waits for its database to take a connection (many start at once). */
+/** How long a starting service waits for its database (a whole stack may start at once). */
 const STARTUP_CONNECT_MS = 90_000;
 
 /**
- * A connection for start-up work: new connections give up after 2 s (request paths must answer
- * fast), but a whole stack starting at once on a small machine may keep PostgreSQL busier than that,
- * so start-up asks again, with a growing pause, for up to a minute and a half before it fails.
+ * Start-up's own connection, outside the pool: the pool gives up on a new connection after 2 s
+ * (request paths must answer fast), and a client that gives up hangs up mid-handshake, which a
+ * busy server starting a whole stack at once may take badly. This one waits as long as start-up
+ * may, and asks again, with a growing pause, while the server refuses (still starting).
  */
-async function connectPatiently(pool: pg.Pool): Promise<pg.PoolClient> {
+async function startupClient(pool: pg.Pool): Promise<pg.Client> {
   const deadline = Date.now() + STARTUP_CONNECT_MS;
   for (let pause = 250; ; pause = Math.min(pause * 2, 4_000)) {
+    const client = new pg.Client({
+      connectionString: pool.options.connectionString,
+      connectionTimeoutMillis: Math.max(1_000, deadline - Date.now()),
+      keepAlive: true,
+    });
+    // A server lost mid-migration fails the start-up with a rejected query, never an unhandled 'error' event.
+    client.on('error', () => undefined);
     try {
-      return await pool.connect();
+      await client.connect();
+      return client;
     } catch (err) {
+      await client.end().catch(() => undefined);
       if (Date.now() + pause > deadline) throw err;
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
@@ -218,18 +228,14 @@ export async function runMigrations(
     // `create schema if not exists` run at the same moment by two sessions fails (23505). The client comes from
     // the pool, so its 'error' listener (see openDatabase) is already on: a server lost mid-migration
     // fails the start-up with a rejected promise, never an unhandled 'error' event.
-    const client = await connectPatiently(conn.pool);
-    let broken: Error | undefined;
+    const client = await startupClient(conn.pool);
     try {
       await client.query('select pg_advisory_lock(hashtext($1))', ['migrate:haven']);
       await migratePg(drizzlePg(client), options);
     } finally {
-      // If the lock cannot be released, the connection is closed instead (which releases it) rather
-      // than returned to the pool still holding it.
-      await client
-        .query('select pg_advisory_unlock(hashtext($1))', ['migrate:haven'])
-        .catch((err: Error) => (broken = err));
-      client.release(broken);
+      // Closing the connection releases the lock as well.
+      await client.query('select pg_advisory_unlock(hashtext($1))', ['migrate:haven']).catch(() => undefined);
+      await client.end().catch(() => undefined);
     }
   } else {
     await migratePglite(drizzlePglite(conn.client), options);
