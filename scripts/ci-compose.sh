@@ -134,7 +134,14 @@ done
 log "up: $expected containers (${scaled[*]} twice each)"
 t0=$(now)
 stack_up=1
-compose up -d --no-build "${scale_args[@]}"
+# Compose 1.29 gives up when a dependency is unhealthy at the moment it looks (PostgreSQL in crash
+# recovery while the whole stack connects at once); the restart policies bring it back, so it is asked
+# once more, and the stack must still be healthy within the same time bound.
+if ! compose up -d --no-build "${scale_args[@]}"; then
+  echo "up stopped on a dependency not healthy yet: asking once more"
+  sleep 15
+  compose up -d --no-build "${scale_args[@]}"
+fi
 healthy_secs=
 while :; do
   states=$(docker ps -a --filter "label=com.docker.compose.project=$project" --format '{{.Names}} {{.Status}}')
