@@ -74,7 +74,7 @@ export async function openDatabase(options: {
     const lost = (err: Error) =>
       options.log?.warn({ err }, 'database connection lost; it will be replaced on next use');
     // An idle client that loses its connection is replaced by the pool. A client checked out (in a
-    // transaction, or holding the migration lock) gets no listener from the pool: without this one,
+    // transaction) gets no listener from the pool: without this one,
     // the server going away would be an unhandled 'error' event, fatal to the whole process.
     pool.on('error', lost);
     pool.on('connect', (client) => {
