@@ -244,7 +244,12 @@ function stackProblems(all: Manifests): string[] {
   return problems;
 }
 
-type ComposeService = { image?: string; environment?: Record<string, unknown> | string[] } | null;
+type ComposeService = {
+  image?: string;
+  environment?: Record<string, unknown> | string[];
+  init?: boolean;
+  healthcheck?: unknown;
+} | null;
 
 /** Each Haven container of the compose file (not infrastructure) must have its Deployment. */
 function composeProblems(compose: { services?: Record<string, ComposeService> }, all: Manifests): string[] {
@@ -301,6 +306,14 @@ describe('Kubernetes manifests (deploy/k8s/base)', () => {
 
   it('has a Deployment for every Haven service in docker-compose.yml', () => {
     expect(composeProblems(readCompose(), manifests)).toEqual([]);
+  });
+
+  it('runs every probed compose container under an init, so no orphaned probe is reaped by PostgreSQL', () => {
+    // A probe that times out leaves its child orphaned to PID 1; PostgreSQL as PID 1 takes one dying of
+    // SIGPIPE for a crashed backend and restarts the whole server (seen while the stack started).
+    const services = Object.entries(readCompose().services ?? {});
+    expect(services.length).toBeGreaterThan(PARTS.length);
+    expect(services.filter(([, s]) => s?.healthcheck && s.init !== true).map(([name]) => name)).toEqual([]);
   });
 
   it('keeps each overlay consistent: its files exist and secrets.env.example names every key used', () => {

@@ -112,7 +112,6 @@ describe('accessibility and first paint in Chromium at 390×844', () => {
 
   /** Opens a screen, waits for its content and for no spinner, and runs axe on it. */
   async function audit(page: Page, path: string, ready: (page: Page) => Locator, scheme: Scheme) {
-    await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.goto(path);
     await ready(page).waitFor({ timeout: 45_000 });
     await expect.poll(() => page.getByRole('status', { name: 'Loading' }).count()).toBe(0);
@@ -121,26 +120,34 @@ describe('accessibility and first paint in Chromium at 390×844', () => {
     return violations(page, `${path} (${scheme})`);
   }
 
-  // One test per screen and scheme: axe takes seconds per screen on a busy machine.
+  // One test per screen and scheme: axe takes seconds per screen on a busy machine. Each scheme and
+  // audience has one page that goes from screen to screen (its cache warm, as a person's would be):
+  // a fresh browser context per screen cost seconds each for nothing the audit looks at.
   for (const scheme of ['light', 'dark'] as const) {
-    for (const screen of visitorScreens) {
-      it(`finds no serious or critical axe violation on ${screen.path} for a visitor (${scheme})`, async () => {
-        const { context, page } = await phonePage(env.browser, env.product.url, scheme);
-        const found = await audit(page, screen.path, screen.ready, scheme);
-        await context.close();
-        expect(found).toEqual([]);
+    describe(`${scheme} scheme`, () => {
+      let visitor: Awaited<ReturnType<typeof phonePage>>;
+      let signedIn: Awaited<ReturnType<typeof phonePage>>;
+      beforeAll(async () => {
+        visitor = await phonePage(env.browser, env.product.url, scheme);
+        signedIn = await phonePage(env.browser, env.product.url, scheme, { cookie: env.cookie });
+        for (const { page } of [visitor, signedIn]) await page.emulateMedia({ reducedMotion: 'reduce' });
       });
-    }
-    for (const screen of signedInScreens) {
-      it(`finds no serious or critical axe violation on a signed-in screen: ${screen.name} (${scheme})`, async () => {
-        const { context, page } = await phonePage(env.browser, env.product.url, scheme, {
-          cookie: env.cookie,
+      afterAll(async () => {
+        await visitor?.context.close();
+        await signedIn?.context.close();
+      });
+
+      for (const screen of visitorScreens) {
+        it(`finds no serious or critical axe violation on ${screen.path} for a visitor (${scheme})`, async () => {
+          expect(await audit(visitor.page, screen.path, screen.ready, scheme)).toEqual([]);
         });
-        const found = await audit(page, screen.path(), screen.ready, scheme);
-        await context.close();
-        expect(found).toEqual([]);
-      });
-    }
+      }
+      for (const screen of signedInScreens) {
+        it(`finds no serious or critical axe violation on a signed-in screen: ${screen.name} (${scheme})`, async () => {
+          expect(await audit(signedIn.page, screen.path(), screen.ready, scheme)).toEqual([]);
+        });
+      }
+    });
   }
 
   it('shows a toast in a landmark, clear of the back button', async () => {
