@@ -53,10 +53,11 @@ describe('capturing in Chromium at 390×844', () => {
 
   it('saves a note to self as a thought whatever the model says, then offers its actions on the card', async () => {
     const { context, page } = await open('/home');
-    for (const note of [
-      'Schedule a meeting with Tom on Thursday at 3pm',
-      'I need to email Tom about the lease.',
-    ]) {
+    const savedCard = page.getByRole('region', { name: 'Your saved thought' });
+    for (const [note, chip] of [
+      ['Schedule a meeting with Tom on Thursday at 3pm', /^Add to calendar · Thu \d{1,2} [A-Z][a-z]{2} 15:00$/],
+      ['I need to email Tom about the lease.', /^Draft e-mail to Tom$/],
+    ] as const) {
       const classified = page.waitForResponse((r) => r.url().endsWith('/api/analyze-content'));
       const dialog = await capture(page, note);
       // Once classified, it still reads as a thought: the rule answers before the model is asked.
@@ -64,7 +65,18 @@ describe('capturing in Chromium at 390×844', () => {
       await dialog.getByRole('button', { name: 'Save Thought' }).click();
       await page.getByText('Thought saved', { exact: true }).waitFor();
       await dialog.waitFor({ state: 'hidden' });
+      // Right after saving, on the screen it was saved from, its card offers what was found in it.
+      await savedCard.getByRole('button', { name: chip }).waitFor();
+      await expect.poll(() => savedCard.textContent()).toContain(note);
     }
+    await page.screenshot({ path: shotPath('capture-saved-card-home') });
+    await savedCard.getByRole('button', { name: 'Draft e-mail to Tom' }).click();
+    const fromHome = page.getByRole('dialog', { name: 'Draft Email' });
+    expect(await fromHome.getByLabel('Message').inputValue()).toMatch(/^Hi Tom,/);
+    await page.keyboard.press('Escape');
+    await fromHome.waitFor({ state: 'hidden' });
+    await savedCard.getByRole('button', { name: 'Dismiss' }).click();
+    await savedCard.waitFor({ state: 'detached' });
     expect(llm.chatRequests().filter((r) => JSON.stringify(r).includes('entry_type'))).toEqual([]);
     await expect.poll(async () => (await allThoughts(page)).length).toBe(2);
     expect(await conversations(page)).toEqual([]);

@@ -1,9 +1,11 @@
+import type { Thought } from '@haven/contracts/thoughts';
 import { lazy, Suspense, useState } from 'react';
-import { Outlet } from 'react-router-dom';
+import { Outlet, useLocation } from 'react-router-dom';
 
 import { HomeShell } from '@/components/layouts/home-shell';
 import { useCreateConversation } from '@/features/assistant/api/create-conversation';
 import { useDeleteConversation } from '@/features/assistant/api/delete-conversation';
+import { usePreferences } from '@/features/settings/api/get-preferences';
 import { QueuedThoughtsCount } from '@/features/thoughts/components/queued-thoughts';
 import { useSearchOverlay } from '@/features/thoughts/hooks/use-search-overlay';
 
@@ -11,6 +13,11 @@ import { useSearchOverlay } from '@/features/thoughts/hooks/use-search-overlay';
 // when first opened, not with every tabbed screen.
 const CaptureDialog = lazy(() =>
   import('@/features/thoughts/components/capture-dialog').then((m) => ({ default: m.CaptureDialog })),
+);
+const SavedThoughtActions = lazy(() =>
+  import('@/features/thoughts/components/saved-thought-actions').then((m) => ({
+    default: m.SavedThoughtActions,
+  })),
 );
 const SearchOverlay = lazy(() =>
   import('@/features/thoughts/components/search-overlay').then((m) => ({ default: m.SearchOverlay })),
@@ -27,6 +34,10 @@ export function ShellLayout() {
   // Search's open state lives in the history (Back closes it), so a reload may open it directly.
   const searching = useSearchOverlay();
   if (searching.open && !opened.search) setOpened((o) => ({ ...o, search: true }));
+  // The thought just saved, with the screen it was saved on: its actions show there until dismissed.
+  const [saved, setSaved] = useState<{ thought: Thought; path: string } | null>(null);
+  const { pathname } = useLocation();
+  const preferences = usePreferences().data;
   return (
     <HomeShell
       status={<QueuedThoughtsCount />}
@@ -36,6 +47,19 @@ export function ShellLayout() {
         setAdding(true);
       }}
     >
+      {saved?.path === pathname && (
+        <Suspense fallback={null}>
+          <SavedThoughtActions
+            key={saved.thought.id}
+            thought={saved.thought}
+            confirm={{
+              emails: preferences?.askBeforeEmails ?? true,
+              events: preferences?.askBeforeCalendarEvents ?? true,
+            }}
+            onDismiss={() => setSaved(null)}
+          />
+        </Suspense>
+      )}
       <Outlet />
       <Suspense fallback={null}>
         {opened.capture && (
@@ -44,6 +68,7 @@ export function ShellLayout() {
             onOpenChange={setAdding}
             startChat={startChat}
             discardChat={discardChat}
+            onSaved={(thought) => setSaved({ thought, path: pathname })}
           />
         )}
         {opened.search && <SearchOverlay open={searching.open} onClose={searching.close} />}

@@ -1,7 +1,7 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
 
 import type { CaptureCategory } from '@haven/contracts/common';
-import { MAX_CONTENT_LENGTH } from '@haven/contracts/thoughts';
+import { MAX_CONTENT_LENGTH, type Thought } from '@haven/contracts/thoughts';
 import { DialogClose, DialogFooter } from '@/components/ui/dialog';
 import { CategoryPicker } from '@/features/thoughts/components/category-picker';
 import { CharacterCount, COUNT_FROM } from '@/features/thoughts/components/character-count';
@@ -28,7 +28,8 @@ export function CaptureForm({
   startChat,
   discardChat,
 }: {
-  onDone: () => void;
+  /** The form is done: with the thought it saved, if it saved one. */
+  onDone: (saved?: Thought) => void;
   startChat: StartChat;
   discardChat: DiscardChat;
 }) {

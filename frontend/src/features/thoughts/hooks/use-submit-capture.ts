@@ -12,7 +12,7 @@ import { ToastAction } from '@/components/ui/toast';
 import { isRetryable, queuedThoughtsQueryKey } from '@/features/thoughts/api/sync-queued-thoughts';
 import { enqueueThought } from '@/features/thoughts/lib/offline-queue';
 import { getErrorMessage, type ApiBody } from '@/lib/api';
-import type { thoughtsContract } from '@haven/contracts/thoughts';
+import type { Thought, thoughtsContract } from '@haven/contracts/thoughts';
 import { blobToDataUrl } from '@/features/thoughts/lib/blob-to-data-url';
 import { MAX_AUDIO_BYTES } from '@/features/thoughts/lib/capture-constants';
 import { toast } from '@/hooks/use-toast';
@@ -66,7 +66,8 @@ export function useSubmitCapture({
   startChat,
   discardChat,
 }: {
-  onSaved: () => void;
+  /** Called once the entry is in: with the saved thought, or with nothing (a chat, a queued save). */
+  onSaved: (saved?: Thought) => void;
   startChat: StartChat;
   discardChat: DiscardChat;
 }) {
@@ -187,7 +188,7 @@ export function useSubmitCapture({
         );
         return;
       }
-      createThought.mutate(thought, { onSuccess: onSaved });
+      createThought.mutate(thought, { onSuccess: (saved) => onSaved(saved) });
     } finally {
       setPreparing(false);
     }
