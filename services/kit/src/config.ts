@@ -66,6 +66,12 @@ export const ConfigSchema = z.object({
   OPENAI_API_KEY: optional(z.string().min(1)),
   OPENAI_BASE_URL: optional(url(['http:', 'https:'])),
   OPENAI_MODEL: withDefault(z.string().min(1), 'gpt-4o-mini'),
+  /**
+   * How structured answers are asked for: `json_schema` (structured outputs; a request the server
+   * refuses for its response_format is asked again as a JSON object) or `json_object` from the start,
+   * for a server known not to support json_schema (one call per answer instead of two).
+   */
+  OPENAI_JSON_MODE: withDefault(z.enum(['json_schema', 'json_object']), 'json_schema'),
   GOOGLE_CLIENT_ID: optional(z.string().min(1)),
   GOOGLE_CLIENT_SECRET: optional(z.string().min(1)),
   GOOGLE_AUTH_URL: withDefault(url(['http:', 'https:']), 'https://accounts.google.com/o/oauth2/v2/auth'),

@@ -52,10 +52,17 @@ export interface ToolCall {
 /** The model used for speech to text (Whisper's API name). */
 export const TRANSCRIPTION_MODEL = 'whisper-1';
 
-/** A server that answered 4xx to `response_format: json_schema`: it does not support structured outputs. */
+/**
+ * A server that refused `response_format: json_schema` itself: a 4xx (or 501) whose error names the
+ * response format. Any other 400 (a context too long, a bad model name) is that request's failure,
+ * not a reason to ask differently.
+ */
 function refusesJsonSchema(err: unknown): boolean {
-  const status = (err as { status?: number }).status;
-  return status === 400 || status === 422 || status === 501;
+  const { status, message, error } = err as { status?: number; message?: string; error?: unknown };
+  if (status !== 400 && status !== 422 && status !== 501) return false;
+  return /response_format|json_schema|structured output/i.test(
+    `${message ?? ''} ${JSON.stringify(error ?? '')}`,
+  );
 }
 
 /** Parses and validates a model's answer; the error says what was wrong without echoing the text. */
@@ -78,7 +85,8 @@ function parseAnswer<S extends z.ZodType>(content: string | null | undefined, sc
  * URL alone is enough: Ollama, LM Studio and vLLM need no key.
  */
 export function createLlm(
-  config: Pick<Config, 'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'OPENAI_MODEL'>,
+  config: Pick<Config, 'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'OPENAI_MODEL'> &
+    Partial<Pick<Config, 'OPENAI_JSON_MODE'>>,
 ): Llm | null {
   if (!config.OPENAI_API_KEY && !config.OPENAI_BASE_URL) return null;
   const client = new OpenAI({
@@ -86,8 +94,9 @@ export function createLlm(
     baseURL: config.OPENAI_BASE_URL,
     maxRetries: 1,
   });
-  // Learnt once per process: a server that refuses json_schema is asked for a JSON object after.
-  let jsonSchemaRefused = false;
+  // Decided by configuration, never learnt: one refused request must not change how every later
+  // request of this process asks (two replicas would behave differently).
+  const objectFirst = config.OPENAI_JSON_MODE === 'json_object';
 
   async function complete(
     messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[],
@@ -103,8 +112,9 @@ export function createLlm(
 
   return {
     /**
-     * Structured output, in the order servers support it: `json_schema` first; if the server refuses
-     * it, a JSON object with the schema in the prompt. An answer that fails the schema is asked for
+     * Structured output, in the order servers support it: `json_schema` first (unless configured
+     * otherwise); if the server refuses that response format for this request, a JSON object with the
+     * schema in the prompt. An answer that fails the schema is asked for
      * once more; a second bad answer rejects, and the caller falls back to its local engine.
      */
     async json({ name, system, user, schema, timeoutMs = 20_000 }) {
@@ -126,7 +136,7 @@ export function createLlm(
           timeoutMs,
         );
       const ask = async (): Promise<string | null | undefined> => {
-        if (jsonSchemaRefused) return asObject();
+        if (objectFirst) return asObject();
         try {
           return await complete(
             messages,
@@ -135,7 +145,6 @@ export function createLlm(
           );
         } catch (err) {
           if (!refusesJsonSchema(err)) throw err;
-          jsonSchemaRefused = true;
           return asObject();
         }
       };
