@@ -23,7 +23,8 @@ function withImages(html: string): string {
 
 /**
  * A sanitised mail body in a sandboxed frame: no scripts, no same origin, no forms, so even a body
- * the sanitiser missed something in cannot touch the app.
+ * the sanitiser missed something in cannot touch the app. Its links (http, https and mailto only,
+ * each with target=_blank and rel=noopener noreferrer) may open a new tab, which leaves the sandbox.
  */
 export function MailFrame({ html, showImages }: { html: string; showImages: boolean }) {
   const dark = document.documentElement.classList.contains('dark');
@@ -34,7 +35,7 @@ export function MailFrame({ html, showImages }: { html: string; showImages: bool
   return (
     <iframe
       title="Email body"
-      sandbox=""
+      sandbox="allow-popups allow-popups-to-escape-sandbox"
       referrerPolicy="no-referrer"
       srcDoc={srcDoc}
       className="h-56 w-full rounded-lg border border-border bg-card"
