@@ -4,6 +4,7 @@ import { useRef, useState, type ReactNode } from 'react';
 
 import { Card } from '@/components/ui/card';
 import { cn } from '@/lib/utils';
+import { useReplyQueue } from '../hooks/use-reply-queue';
 import { CalendarPanel } from './calendar-panel';
 import { EmailDialog } from './email-dialog';
 import { EmailPanel } from './email-panel';
@@ -85,12 +86,22 @@ function Pager({ current, onGo }: { current: number; onGo: (i: number) => void }
 export function DigestCard({ confirmEmails }: { confirmEmails: boolean }) {
   const [panel, setPanel] = useState(0);
   const [open, setOpen] = useState<EmailItem | null>(null);
+  const queue = useReplyQueue();
   const track = useRef<HTMLDivElement>(null);
   const go = (i: number) =>
     track.current?.scrollTo({ left: i * track.current.clientWidth, behavior: 'smooth' });
   return (
     <Card className="flex min-h-0 flex-col overflow-hidden p-0">
-      {open ? (
+      {queue.step ? (
+        <EmailDialog
+          key={`queue-${queue.step.email.id}`}
+          email={queue.step.email}
+          queue={queue.step}
+          onClose={queue.stop}
+          onDone={(mode) => queue.next(mode === 'send')}
+          confirm={confirmEmails}
+        />
+      ) : open ? (
         <EmailDialog key={open.id} email={open} onClose={() => setOpen(null)} confirm={confirmEmails} />
       ) : null}
       <div
@@ -99,7 +110,7 @@ export function DigestCard({ confirmEmails }: { confirmEmails: boolean }) {
         onScroll={(e) => setPanel(Math.round(e.currentTarget.scrollLeft / e.currentTarget.clientWidth))}
       >
         <Panel icon={<Mail aria-hidden className="size-4" />} title={PANELS[0]}>
-          <EmailPanel onOpen={setOpen} />
+          <EmailPanel onOpen={setOpen} onStartQueue={queue.start} />
         </Panel>
         <Panel icon={<CalendarCheck aria-hidden className="size-4" />} title={PANELS[1]}>
           <CalendarPanel />

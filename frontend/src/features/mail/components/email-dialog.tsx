@@ -1,6 +1,6 @@
 import type { EmailItem } from '@haven/contracts/mail';
-import { ImageIcon, Sparkles } from 'lucide-react';
-import { useState } from 'react';
+import { ImageIcon, SkipForward, Sparkles } from 'lucide-react';
+import { useEffect, useState } from 'react';
 
 import { Field } from '@/components/actions/field';
 import { SendEmailDialog } from '@/components/actions/send-email-dialog';
@@ -12,6 +12,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api';
 import { useDraftReply, useEmail, useMarkReplied } from '../api/digest';
+import type { ReplyQueueStep } from '../hooks/use-reply-queue';
 import { MailFrame } from './mail-frame';
 
 /** The address inside `Name <address>`, or the whole header when it is a bare address. */
@@ -31,40 +32,44 @@ const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeS
 
 interface EmailDialogProps {
   email: EmailItem | null;
+  /** Cancel, the close button or Escape. */
   onClose: () => void;
+  /** After the reply was saved as a draft or sent (by default the dialog closes). */
+  onDone?: (mode: 'draft' | 'send') => void;
   /** askBeforeEmails: confirm before sending. */
   confirm: boolean;
+  /** Shown as a step of the reply queue: its place, 'Skip', and the reply drafted on opening. */
+  queue?: ReplyQueueStep;
 }
 
 /**
  * The Email item dialog: the message (sanitised, in a sandboxed frame, remote images held back
  * until asked for) and a reply written by hand, by 'AI Draft' or from the 'Template', saved as a
- * draft or sent into the thread. A typed reply is replaced only once the user agrees.
+ * draft or sent into the thread. A typed reply is replaced only once the user agrees. Nothing is
+ * sent but by 'Send Response'.
  */
-export function EmailDialog({ email, onClose, confirm }: EmailDialogProps) {
+export function EmailDialog({ email, onClose, onDone = onClose, confirm, queue }: EmailDialogProps) {
   const full = useEmail(email?.id);
   const [reply, setReply] = useState('');
   const [showImages, setShowImages] = useState(false);
   /** The way of writing a new reply waiting for the user's agreement to replace the typed one. */
   const [replacing, setReplacing] = useState<'ai' | 'template' | null>(null);
+  /** The reply is the server's template, not a model's: said beside it for as long as it is there. */
+  const [fromTemplate, setFromTemplate] = useState(false);
   const markReplied = useMarkReplied();
   const sending = useSendEmail({
     confirm,
     toasts: 'plain',
     onDone: (sent, mode) => {
       if (mode === 'send' && sent.threadId) markReplied(sent.threadId);
-      onClose();
+      onDone(mode);
     },
   });
   const draft = useDraftReply({
     mutationConfig: {
       onSuccess: (answer) => {
         setReply(answer.draft);
-        if (answer.source === 'template')
-          toast({
-            title: 'Template draft',
-            description: 'No AI model is configured, so this reply starts from a template.',
-          });
+        setFromTemplate(answer.source === 'template');
       },
       onError: (error) =>
         toast({
@@ -74,6 +79,14 @@ export function EmailDialog({ email, onClose, confirm }: EmailDialogProps) {
         }),
     },
   });
+  // A step of the reply queue opens with its draft under way ('AI Draft' shows it busy).
+  const { mutate: requestDraft } = draft;
+  const prefill = queue !== undefined;
+  const [emailId, threadId] = [email?.id, email?.threadId];
+  useEffect(() => {
+    if (prefill && emailId && threadId) requestDraft({ emailId, threadId });
+  }, [prefill, emailId, threadId, requestDraft]);
+
   if (!email) return null;
   const blank = reply.trim() === '';
   const outgoing = {
@@ -87,7 +100,10 @@ export function EmailDialog({ email, onClose, confirm }: EmailDialogProps) {
   function write(way: 'ai' | 'template') {
     if (!email) return;
     if (way === 'ai') draft.mutate({ emailId: email.id, threadId: email.threadId });
-    else setReply(templateFor(email));
+    else {
+      setReply(templateFor(email));
+      setFromTemplate(false);
+    }
   }
 
   const body = full.data?.body;
@@ -103,6 +119,26 @@ export function EmailDialog({ email, onClose, confirm }: EmailDialogProps) {
         canSend={!blank}
         canDraft={!blank}
       >
+        {queue ? (
+          <div className="-mt-1 flex items-center justify-between gap-2">
+            <p className="text-sm text-muted-foreground">
+              Reply queue{' '}
+              <span className="font-medium text-foreground tabular-nums">
+                {queue.position} of {queue.total}
+              </span>
+            </p>
+            {/* Not while a reply is on its way: its success moves the queue on by itself. */}
+            <Button
+              variant="ghost"
+              size="sm"
+              aria-disabled={sending.busy !== null || undefined}
+              onClick={() => sending.busy === null && queue.skip()}
+            >
+              Skip
+              <SkipForward aria-hidden />
+            </Button>
+          </div>
+        ) : null}
         <div className="flex min-w-0 flex-col gap-0.5 text-sm">
           <p className="truncate font-medium">{email.fromFull || email.from}</p>
           <p className="text-muted-foreground">{dateTime.format(new Date(email.date))}</p>
@@ -123,7 +159,27 @@ export function EmailDialog({ email, onClose, confirm }: EmailDialogProps) {
           <p className="rounded-lg border border-border p-3 text-sm whitespace-pre-wrap">{email.snippet}</p>
         )}
         <Field label="Your reply">
-          {(id) => <Textarea id={id} rows={6} value={reply} onChange={(e) => setReply(e.target.value)} />}
+          {(id) => (
+            <>
+              <Textarea
+                id={id}
+                rows={6}
+                value={reply}
+                // Typing while a draft is on its way would be lost when it lands.
+                readOnly={draft.isPending}
+                aria-busy={draft.isPending || undefined}
+                placeholder={draft.isPending ? 'Drafting...' : undefined}
+                aria-describedby={fromTemplate && !blank ? `${id}-source` : undefined}
+                onChange={(e) => setReply(e.target.value)}
+              />
+              {fromTemplate && !blank ? (
+                <p id={`${id}-source`} className="text-xs text-muted-foreground">
+                  <span className="font-medium text-foreground">Template draft.</span> No AI model is
+                  configured, so this reply starts from a template.
+                </p>
+              ) : null}
+            </>
+          )}
         </Field>
         <div className="flex flex-wrap gap-2">
           <Button

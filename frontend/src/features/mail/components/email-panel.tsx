@@ -1,4 +1,5 @@
 import type { EmailItem } from '@haven/contracts/mail';
+import { ChevronRight } from 'lucide-react';
 import { Link } from 'react-router-dom';
 
 import { Badge } from '@/components/ui/badge';
@@ -17,17 +18,48 @@ const shortDate = (iso: string) => {
 
 export const connectClass = cn(buttonVariants({ size: 'sm' }), 'self-start');
 
-function Stat({ value, label }: { value: number; label: string }) {
+const statClass = 'flex min-w-0 flex-1 flex-col rounded-lg bg-muted px-3 py-2';
+
+/** A count with its label; with `onOpen` (and a count above 0) a button named 'label, count'. */
+function Stat({ value, label, onOpen }: { value: number; label: string; onOpen?: () => void }) {
+  const text = <span className="truncate text-xs text-muted-foreground">{label}</span>;
+  if (!onOpen || value === 0)
+    return (
+      <div className={statClass}>
+        <span className="text-xl leading-tight font-semibold tabular-nums">{value}</span>
+        {text}
+      </div>
+    );
   return (
-    <div className="flex min-w-0 flex-1 flex-col rounded-lg bg-muted px-3 py-2">
-      <span className="text-xl leading-tight font-semibold tabular-nums">{value}</span>
-      <span className="truncate text-xs text-muted-foreground">{label}</span>
-    </div>
+    <button
+      type="button"
+      aria-label={`${label}, ${value}`}
+      onClick={onOpen}
+      className={cn(
+        statClass,
+        'text-left transition-colors hover:bg-muted/70 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
+      )}
+    >
+      <span className="flex items-center justify-between gap-1">
+        <span className="text-xl leading-tight font-semibold tabular-nums">{value}</span>
+        <ChevronRight aria-hidden className="size-4 text-muted-foreground" />
+      </span>
+      {text}
+    </button>
   );
 }
 
-/** Panel 0: what is new since yesterday and what needs an answer; an item opens the e-mail. */
-export function EmailPanel({ onOpen }: { onOpen: (email: EmailItem) => void }) {
+/**
+ * Panel 0: what is new since yesterday and what needs an answer; an item opens the e-mail, and
+ * 'Need a response' starts the reply queue.
+ */
+export function EmailPanel({
+  onOpen,
+  onStartQueue,
+}: {
+  onOpen: (email: EmailItem) => void;
+  onStartQueue: () => void;
+}) {
   const { data, isPending, isError } = useEmails();
   if (isPending)
     return (
@@ -53,7 +85,7 @@ export function EmailPanel({ onOpen }: { onOpen: (email: EmailItem) => void }) {
     <>
       <div className="flex gap-2">
         <Stat value={data.stats.newSinceYesterday} label="New since yesterday" />
-        <Stat value={data.stats.needingResponse} label="Need a response" />
+        <Stat value={data.stats.needingResponse} label="Need a response" onOpen={onStartQueue} />
       </div>
       {data.emails.length === 0 ? (
         <p className="text-sm text-muted-foreground">No recent emails</p>
