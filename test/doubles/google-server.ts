@@ -215,6 +215,8 @@ export async function startGoogleDouble(options: { accessTokenSeconds?: number }
     deny: false,
     /** Whose account the next consents open. */
     consentAs: 'me@example.com',
+    /** Scopes the user unticks on the next consents (Google's consent lets them leave some out). */
+    consentWithout: [] as string[],
     /** The next this-many API calls answer 429 with Retry-After (seconds). */
     rateLimitNext: 0,
     retryAfterSeconds: 120,
@@ -224,6 +226,20 @@ export async function startGoogleDouble(options: { accessTokenSeconds?: number }
     patches: [] as Array<{ eventId: string; sendUpdates: string | null; body: Record<string, unknown> }>,
   };
 
+  /** The scopes Google accepts for a call (any one of them), as its API reference lists them. */
+  const scopesFor = (method: string, pathname: string): string[] | null => {
+    if (/^\/gmail\/v1\/users\/me\/(messages\/send|drafts)/.test(pathname))
+      return ['gmail.compose', 'gmail.send', 'gmail.modify'].filter(
+        (s) => s !== 'gmail.send' || pathname.endsWith('/send'),
+      );
+    if (pathname.startsWith('/gmail/v1/'))
+      return method === 'GET' ? ['gmail.readonly', 'gmail.modify', 'gmail.metadata'] : ['gmail.modify'];
+    if (pathname.startsWith('/calendar/v3/'))
+      return method === 'GET'
+        ? ['calendar', 'calendar.events', 'calendar.readonly', 'calendar.events.readonly']
+        : ['calendar', 'calendar.events'];
+    return null;
+  };
   const issueAccess = (grant: Grant) => {
     const token = newToken('ya29');
     accessTokens.set(token, { grant, expiresAt: Date.now() + state.accessTokenSeconds * 1000 });
@@ -247,7 +263,10 @@ export async function startGoogleDouble(options: { accessTokenSeconds?: number }
         const code = newToken('code');
         codes.set(code, {
           refreshToken: newToken('1//refresh'),
-          scope: url.searchParams.get('scope') ?? '',
+          scope: (url.searchParams.get('scope') ?? '')
+            .split(' ')
+            .filter((s) => !state.consentWithout.some((left) => s.endsWith(`/auth/${left}`)))
+            .join(' '),
           revoked: false,
           account: state.consentAs,
         });
@@ -299,6 +318,20 @@ export async function startGoogleDouble(options: { accessTokenSeconds?: number }
 
     const grant = bearer(req);
     if (!grant) return json(res, 401, { error: { code: 401, message: 'Invalid Credentials' } });
+    const needs = scopesFor(req.method ?? 'GET', url.pathname);
+    if (
+      needs &&
+      !needs.some((scope) => grant.scope.split(' ').includes(`https://www.googleapis.com/auth/${scope}`))
+    )
+      return json(res, 403, {
+        error: {
+          code: 403,
+          message: 'Request had insufficient authentication scopes.',
+          status: 'PERMISSION_DENIED',
+          errors: [{ reason: 'insufficientPermissions', message: 'Insufficient Permission' }],
+          details: [{ reason: 'ACCESS_TOKEN_SCOPE_INSUFFICIENT' }],
+        },
+      });
     state.calls.push(`${req.method} ${url.pathname}`);
     if (state.rateLimitNext > 0) {
       state.rateLimitNext--;

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '@haven/kit/testing';
 import type { Integration } from '@haven/contracts/integrations';
 import { integrations, oauthStates } from '../src/db/schema';
 import { APP_URL, startIntegrations, type Harness } from './harness';
@@ -207,6 +208,75 @@ describe('using the account', () => {
     });
     // Reconnecting clears it.
     expect((await connected(me, 'email')).connected).toBe(true);
+  });
+
+  it('takes a 401 from the API (revoked at Google, access token not yet expired) for a lost grant', async () => {
+    const me = as();
+    const account = await connected(me, 'email');
+    // The access token is good for an hour as far as the client knows (as after any refresh it
+    // stored), so it calls Gmail without refreshing; revoked from the user's Google account page,
+    // Gmail answers 401.
+    await svc.deps.db
+      .update(integrations)
+      .set({ expiresAt: new Date(Date.now() + 3_600_000) })
+      .where(eq(integrations.id, account.id));
+    google.revokeAll();
+    const refused = await me.post('/api/email/send?draft=true', {
+      to: 'a@example.com',
+      subject: 'S',
+      body: 'B',
+    });
+    expect(refused).toMatchObject({
+      status: 409,
+      body: {
+        code: 'reconnect_required',
+        message: 'Google no longer accepts this connection. Please reconnect.',
+      },
+    });
+    const [listed] = (await me.get('/api/integrations?type=email')).body as Integration[];
+    expect(listed).toMatchObject({
+      id: account.id,
+      connected: false,
+      settings: { error: expect.stringMatching(/reconnect/) },
+    });
+    // Its syncs stop: the due round no longer queues it.
+    const calls = google.state.calls.length;
+    await h.dueNow(account.id);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(google.state.calls.length).toBe(calls);
+  });
+
+  it('says a permission left out at consent needs reconnecting, from an action and from a sync', async () => {
+    const me = as();
+    google.state.consentWithout = ['gmail.compose'];
+    try {
+      const account = await connected(me, 'email');
+      const refused = await me.post('/api/email/send', { to: 'a@example.com', subject: 'S', body: 'B' });
+      expect(refused).toMatchObject({
+        status: 409,
+        body: { code: 'reconnect_required', message: expect.stringMatching(/permission was left out/) },
+      });
+      expect(google.state.sent.filter((m) => m.raw.includes('a@example.com'))).toEqual([]);
+      const [listed] = (await me.get('/api/integrations?type=email')).body as Integration[];
+      expect(listed).toMatchObject({ id: account.id, connected: false });
+      expect(listed!.settings.error).toMatch(/permission was left out/);
+    } finally {
+      google.state.consentWithout = [];
+    }
+    // Reading the mailbox without gmail.readonly: the first sync marks the connection the same way.
+    const other = as();
+    google.state.consentWithout = ['gmail.readonly'];
+    try {
+      const { code, state } = await h.consent(other, 'email');
+      const done = await other.post('/api/integrations/google/auth-complete', { code, state, type: 'email' });
+      expect(done.status).toBe(200);
+      await until(async () => {
+        const [listed] = (await other.get('/api/integrations?type=email')).body as Integration[];
+        return /permission was left out/.test(listed?.settings.error ?? '');
+      });
+    } finally {
+      google.state.consentWithout = [];
+    }
   });
 
   it('creates a real event with its reminder', async () => {

@@ -28,6 +28,8 @@ export const MESSAGES = {
   noEmail: 'No email account is connected. Connect Google mail on the Integrations page first.',
   noCalendar: 'No calendar is connected. Connect Google calendar on the Integrations page first.',
   revoked: 'Google no longer accepts this connection. Please reconnect.',
+  missingScope:
+    'Google did not give Haven the access this needs (a permission was left out). Please reconnect and allow it.',
   needsAttention: 'Your Google connection needs attention. Please reconnect it on the Integrations page.',
   providerFailed: 'Google did not complete the request. Please try again.',
   emailNotFound: 'Email not found',
@@ -38,10 +40,40 @@ export const tokenContext = (userId: number) => `integrations.token:${userId}`;
 export const rulesContext = (userId: number) => `integrations.rules:${userId}`;
 export const accountContext = (userId: number) => `integrations.account:${userId}`;
 
-/** Whether a Google error says the grant itself is gone (revoked, expired, or never valid). */
-export function grantLost(err: unknown): boolean {
-  const data = (err as { response?: { data?: { error?: unknown } } }).response?.data;
-  return data?.error === 'invalid_grant' || Boolean((err as Error).message?.includes('invalid_grant'));
+/**
+ * What a Google error says about the connection itself, as the message the user reads; null when
+ * it is about this one call. The grant is gone when the token endpoint answers `invalid_grant`
+ * (revoked, expired, never valid) or an API answers 401 (`invalid_token`: the access token was
+ * revoked with the grant, and the client does not refresh a token it believes unexpired). A 403
+ * for insufficient scopes means the user left a permission out at consent. Rate limits (403
+ * `rateLimitExceeded`) are not about the connection.
+ */
+export function grantProblem(err: unknown): string | null {
+  const { response, message, status, code } = err as {
+    response?: { status?: number; data?: unknown };
+    message?: string;
+    status?: number;
+    code?: unknown;
+  };
+  const data = response?.data as { error?: unknown } | undefined;
+  const httpStatus = response?.status ?? status ?? (typeof code === 'number' ? code : undefined);
+  if (
+    data?.error === 'invalid_grant' ||
+    data?.error === 'invalid_token' ||
+    message?.includes('invalid_grant')
+  )
+    return MESSAGES.revoked;
+  // The token endpoint's own errors (invalid_client: this server's configuration) are not the user's.
+  if (typeof data?.error === 'string') return null;
+  if (httpStatus === 401) return MESSAGES.revoked;
+  if (
+    httpStatus === 403 &&
+    /insufficientPermissions|ACCESS_TOKEN_SCOPE_INSUFFICIENT|insufficient authentication scopes/i.test(
+      `${message ?? ''} ${JSON.stringify(data ?? '')}`,
+    )
+  )
+    return MESSAGES.missingScope;
+  return null;
 }
 
 export interface AccountsDeps {
@@ -199,9 +231,10 @@ export function createAccounts({ db, cipher, google, log }: AccountsDeps) {
         return await call(authorised(row));
       } catch (err) {
         if (err instanceof AppError) throw err;
-        if (grantLost(err)) {
-          await markError(row, MESSAGES.revoked);
-          throw reconnectRequired(MESSAGES.revoked);
+        const problem = grantProblem(err);
+        if (problem) {
+          await markError(row, problem);
+          throw reconnectRequired(problem);
         }
         log.warn({ err, integrationId: row.id }, 'Google call failed');
         throw badGateway(MESSAGES.providerFailed);

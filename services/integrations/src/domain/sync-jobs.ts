@@ -6,7 +6,7 @@ import type { Logger } from '@haven/kit/logger';
 import { defineJob } from '@haven/kit/queue';
 import type { ReconcilerDefinition } from '@haven/kit/reconciler';
 import { integrations } from '../db/schema';
-import { accountContext, grantLost, MESSAGES, type Accounts } from './accounts';
+import { accountContext, grantProblem, type Accounts } from './accounts';
 import { syncCalendar } from './calendar/sync';
 import { calendarOf, gmailOf } from './google';
 import type { MailSync } from './mail/sync';
@@ -103,13 +103,11 @@ export function createSyncJobs({
         });
       }
     } catch (err) {
-      if (grantLost(err) || slackGrantLost(err) || notionGrantLost(err)) {
+      const googleProblem = row.provider === 'google' ? grantProblem(err) : null;
+      if (googleProblem || slackGrantLost(err) || notionGrantLost(err)) {
         // The connection-issue box shows, and rounds skip the account until it is reconnected.
         const name = row.provider.charAt(0).toUpperCase() + row.provider.slice(1);
-        await accounts.markError(
-          row,
-          row.provider === 'google' ? MESSAGES.revoked : WORKSPACE_MESSAGES.revoked(name),
-        );
+        await accounts.markError(row, googleProblem ?? WORKSPACE_MESSAGES.revoked(name));
         log.info({ integrationId }, 'grant lost; sync paused until reconnected');
         return;
       }
@@ -148,8 +146,9 @@ export function createSyncJobs({
       const { credentials } = await accounts.authorised(row).refreshAccessToken();
       await accounts.storeTokens(row, credentials);
     } catch (err) {
-      if (!grantLost(err)) throw err;
-      await accounts.markError(row, MESSAGES.revoked);
+      const problem = grantProblem(err);
+      if (!problem) throw err;
+      await accounts.markError(row, problem);
     }
   }
 
