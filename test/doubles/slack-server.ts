@@ -15,9 +15,12 @@ interface Message {
 
 export async function startSlackDouble() {
   const users = new Map<string, { id: string; name: string }>();
-  const channels = new Map<string, { id: string; name?: string; im?: string; messages: Message[] }>();
-  const tokens = new Map<string, { user: string; revoked: boolean }>();
-  const codes = new Map<string, string>();
+  const channels = new Map<
+    string,
+    { id: string; name?: string; im?: string; private?: boolean; messages: Message[] }
+  >();
+  const tokens = new Map<string, { user: string; revoked: boolean; scopes: string[] }>();
+  const codes = new Map<string, { user: string; scopes: string[] }>();
   let clock = Math.floor(Date.now() / 1000) - 3600;
   const state = {
     /** Who the next consent signs in as. */
@@ -27,12 +30,29 @@ export async function startSlackDouble() {
     revoked: [] as string[],
     /** Web API methods called, with the token's user. */
     calls: [] as Array<{ method: string; user?: string }>,
+    /** Grants only these user scopes on the next consents (a token from an older consent). */
+    grantOnly: null as string[] | null,
     rateLimitNext: 0,
     retryAfterSeconds: 30,
   };
 
   const person = (id: string, name: string) => users.set(id, { id, name });
   person('U0ME', 'me');
+
+  /** The user scope a Web API method needs, as Slack's method reference lists it. */
+  const scopeFor = (method: string, args: Record<string, string>): string | null => {
+    const channel = channels.get(args.channel ?? '');
+    const history = channel?.im ? 'im:history' : channel?.private ? 'groups:history' : 'channels:history';
+    return (
+      {
+        'search.messages': 'search:read',
+        'users.info': 'users:read',
+        'conversations.list': 'im:read',
+        'conversations.history': history,
+        'conversations.replies': history,
+      }[method] ?? null
+    );
+  };
 
   const server = await listen(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://double');
@@ -42,7 +62,11 @@ export async function startSlackDouble() {
       if (state.deny) back.searchParams.set('error', 'access_denied');
       else {
         const code = newToken('slack-code');
-        codes.set(code, state.consentAs);
+        // The user token gets the user scopes the app asked for (Slack grants them all or none).
+        codes.set(code, {
+          user: state.consentAs,
+          scopes: state.grantOnly ?? (url.searchParams.get('user_scope') ?? '').split(','),
+        });
         back.searchParams.set('code', code);
       }
       back.searchParams.set('state', url.searchParams.get('state') ?? '');
@@ -56,18 +80,19 @@ export async function startSlackDouble() {
     for (const [k, v] of url.searchParams) args[k] ??= v;
     if (method === 'oauth.v2.access') {
       state.exchanges.push(args);
-      const user = codes.get(args.code ?? '');
-      if (!user || args.client_secret !== 'slack-test-secret')
+      const granted = codes.get(args.code ?? '');
+      if (!granted || args.client_secret !== 'slack-test-secret')
         return sendJson(res, 200, { ok: false, error: 'invalid_code' });
       codes.delete(args.code!);
+      const { user, scopes } = granted;
       const token = newToken('xoxp');
-      tokens.set(token, { user, revoked: false });
+      tokens.set(token, { user, revoked: false, scopes });
       return sendJson(res, 200, {
         ok: true,
         app_id: 'A0HAVEN',
         authed_user: {
           id: user,
-          scope: 'search:read,im:history,im:read,users:read',
+          scope: scopes.join(','),
           access_token: token,
           token_type: 'user',
         },
@@ -88,6 +113,14 @@ export async function startSlackDouble() {
         { 'retry-after': String(state.retryAfterSeconds) },
       );
     }
+    const needed = scopeFor(method, args);
+    if (needed && !grant.scopes.includes(needed))
+      return sendJson(res, 200, {
+        ok: false,
+        error: 'missing_scope',
+        needed,
+        provided: grant.scopes.join(','),
+      });
     const me = grant.user;
     switch (method) {
       case 'auth.revoke':
@@ -172,8 +205,9 @@ export async function startSlackDouble() {
       SLACK_API_URL: `${server.base}/api/`,
     },
     person,
-    channel(id: string, name: string) {
-      channels.set(id, { id, name, messages: [] });
+    /** A channel; `private` ones need groups:history to read, public ones channels:history. */
+    channel(id: string, name: string, options: { private?: boolean } = {}) {
+      channels.set(id, { id, name, private: options.private, messages: [] });
     },
     /** A direct-message conversation between `me` and `other`. */
     im(me: string, other: string) {

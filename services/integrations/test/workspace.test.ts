@@ -82,6 +82,45 @@ describe('Slack', () => {
     expect(JSON.stringify(await rowOf(integration.id))).not.toContain('xoxp-');
   });
 
+  it('asks for the channel history scopes it reads with, and says a token without them needs reconnecting', async () => {
+    // A mention in a private channel: reading its replies needs groups:history.
+    const me = h.as();
+    h.slack.state.consentAs = 'U0PIA';
+    h.slack.person('U0PIA', 'pia');
+    h.slack.channel('GPIA', 'secret-pia', { private: true });
+    const asked = h.slack.post('GPIA', 'U0ANA', '<@U0PIA> could you review the budget?');
+    h.slack.post('GPIA', 'U0PIA', 'On it.', asked);
+    const integration = await h.connectedTo(me, 'slack');
+    expect(integration.connected).toBe(true);
+    const tool = await asAssistant<SlackAnswer>(me.userId, '/internal/slack/mentions');
+    expect(tool.body.items.find((i) => i.id === `GPIA:${asked}`)).toMatchObject({ needsReply: false });
+
+    // A token granted before Haven asked for channels:history: the sync cannot read the replies.
+    const older = h.as();
+    h.slack.state.consentAs = 'U0OLA';
+    h.slack.person('U0OLA', 'ola');
+    h.slack.channel('COLA', 'general-ola');
+    h.slack.post('COLA', 'U0BEN', '<@U0OLA> can you send the slides?');
+    h.slack.state.grantOnly = ['search:read', 'im:history', 'im:read', 'users:read'];
+    try {
+      const started = await older.post('/api/integrations/slack/auth', { type: 'messages' });
+      const back = await fetch(started.body.authUrl, { redirect: 'manual' });
+      const callback = new URL(back.headers.get('location')!);
+      await h.as(null).get(callback.pathname + callback.search);
+    } finally {
+      h.slack.state.grantOnly = null;
+    }
+    await until(async () => {
+      const [row] = (await older.get('/api/integrations?type=messages')).body as Integration[];
+      return /permission was left out/.test(row?.settings.error ?? '');
+    });
+    const [row] = (await older.get('/api/integrations?type=messages')).body as Integration[];
+    expect(row).toMatchObject({
+      connected: false,
+      settings: { error: expect.stringMatching(/^Slack did not give Haven/) },
+    });
+  });
+
   it('honours Retry-After on a rate limit, then shows a revoked token as the connection issue; disconnect revokes', async () => {
     const me = h.as();
     h.slack.state.consentAs = 'U0LEE';

@@ -28,7 +28,19 @@ export interface OAuthProvider {
  * Slack user scopes: read what mentions the user (search), their direct messages and who people
  * are. Nothing that posts.
  */
-export const SLACK_USER_SCOPES = ['search:read', 'im:history', 'im:read', 'users:read'];
+/**
+ * The user scopes Slack sync needs: mentions (search), who wrote (users), direct messages (im), and
+ * the replies in the channels a mention was in: public (channels:history) and private
+ * (groups:history) ones.
+ */
+export const SLACK_USER_SCOPES = [
+  'search:read',
+  'im:history',
+  'im:read',
+  'users:read',
+  'channels:history',
+  'groups:history',
+];
 
 export type ProviderSettings = GoogleSettings &
   Pick<

@@ -10,9 +10,7 @@ import { accountContext, grantProblem, type Accounts } from './accounts';
 import { syncCalendar } from './calendar/sync';
 import { calendarOf, gmailOf } from './google';
 import type { MailSync } from './mail/sync';
-import { notionGrantLost } from './workspace/notion';
-import { slackGrantLost } from './workspace/slack';
-import { WORKSPACE_MESSAGES, type Workspace } from './workspace/workspace';
+import { workspaceProblem, type Workspace } from './workspace/workspace';
 
 /** The longest a rate-limited account waits before its next try. */
 const MAX_BACKOFF_MS = 3_600_000;
@@ -103,11 +101,11 @@ export function createSyncJobs({
         });
       }
     } catch (err) {
-      const googleProblem = row.provider === 'google' ? grantProblem(err) : null;
-      if (googleProblem || slackGrantLost(err) || notionGrantLost(err)) {
+      const name = row.provider.charAt(0).toUpperCase() + row.provider.slice(1);
+      const problem = row.provider === 'google' ? grantProblem(err) : workspaceProblem(err, name);
+      if (problem) {
         // The connection-issue box shows, and rounds skip the account until it is reconnected.
-        const name = row.provider.charAt(0).toUpperCase() + row.provider.slice(1);
-        await accounts.markError(row, googleProblem ?? WORKSPACE_MESSAGES.revoked(name));
+        await accounts.markError(row, problem);
         log.info({ integrationId }, 'grant lost; sync paused until reconnected');
         return;
       }

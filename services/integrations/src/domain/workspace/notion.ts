@@ -2,6 +2,13 @@ import { APIResponseError, type Client } from '@notionhq/client';
 import type { NotionPage } from '@haven/contracts/workspace';
 
 /** Notion says the token no longer works. */
+/**
+ * Notion refuses what the integration may not do (`restricted_resource`: a capability the user
+ * did not give it, as reading content).
+ */
+export const notionRestricted = (err: unknown): boolean =>
+  APIResponseError.isAPIResponseError(err) && err.code === 'restricted_resource';
+
 export function notionGrantLost(err: unknown): boolean {
   return APIResponseError.isAPIResponseError(err) && (err.status === 401 || err.code === 'unauthorized');
 }

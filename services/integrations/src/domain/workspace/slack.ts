@@ -9,6 +9,13 @@ const DM_WINDOW_MS = 14 * 86_400_000;
 
 const atOf = (ts: string) => new Date(Number(ts) * 1000);
 
+/**
+ * Slack says the token lacks a scope a call needs (`missing_scope`: granted before Haven asked for
+ * it, or by an older version of the app).
+ */
+export const slackScopeMissing = (err: unknown): boolean =>
+  (err as { data?: { error?: string } }).data?.error === 'missing_scope';
+
 /** Slack says the token no longer works (revoked, the user removed, or never valid). */
 export function slackGrantLost(err: unknown): boolean {
   const code = (err as { data?: { error?: string } }).data?.error;

@@ -13,14 +13,14 @@ import type {
 } from '@haven/contracts/workspace';
 import type { FieldCipher } from '@haven/kit/crypto';
 import type { Db } from '@haven/kit/db';
-import { AppError, badGateway, conflict } from '@haven/kit/errors';
+import { AppError, badGateway, conflict, notConnected, reconnectRequired } from '@haven/kit/errors';
 import type { Logger } from '@haven/kit/logger';
 import { excluded } from '../../db/excluded';
 import { integrations, providerItems } from '../../db/schema';
 import { accountContext, tokenContext, type Accounts, type Row } from '../accounts';
 import { notionClient, slackClient, type ProviderSettings } from '../providers';
-import { excerptOf, notionGrantLost, paragraphs, searchPages } from './notion';
-import { readSlack, slackGrantLost } from './slack';
+import { excerptOf, notionGrantLost, notionRestricted, paragraphs, searchPages } from './notion';
+import { readSlack, slackGrantLost, slackScopeMissing } from './slack';
 
 export const itemContext = (userId: number) => `integrations.item:${userId}`;
 
@@ -29,8 +29,20 @@ export const WORKSPACE_MESSAGES = {
   noNotion: 'No Notion workspace is connected. Connect Notion on the Integrations page first.',
   noParent: 'Choose the Notion page to save into on the Notion integration page first.',
   revoked: (provider: string) => `${provider} no longer accepts this connection. Please reconnect.`,
+  missingScope: (provider: string) =>
+    `${provider} did not give Haven the access this needs (a permission was left out). Please reconnect and allow it.`,
   failed: (provider: string) => `${provider} did not complete the request. Please try again.`,
 };
+
+/**
+ * What a Slack or Notion error says about the connection itself, as the message the user reads
+ * (`name`: 'Slack' or 'Notion'); null when it is about this one call.
+ */
+export function workspaceProblem(err: unknown, name: string): string | null {
+  if (slackScopeMissing(err) || notionRestricted(err)) return WORKSPACE_MESSAGES.missingScope(name);
+  if (slackGrantLost(err) || notionGrantLost(err)) return WORKSPACE_MESSAGES.revoked(name);
+  return null;
+}
 
 /** The first line of a text (what the assistant sees with 'include full content' off). */
 const firstLine = (text: string) => text.split('\n')[0]!.slice(0, 200);
@@ -59,9 +71,10 @@ export function createWorkspace({ db, cipher, accounts, settings, log }: Workspa
       return await call();
     } catch (err) {
       if (err instanceof AppError) throw err;
-      if (slackGrantLost(err) || notionGrantLost(err)) {
-        await accounts.markError(row, WORKSPACE_MESSAGES.revoked(name));
-        throw conflict(WORKSPACE_MESSAGES.revoked(name));
+      const problem = workspaceProblem(err, name);
+      if (problem) {
+        await accounts.markError(row, problem);
+        throw reconnectRequired(problem);
       }
       log.warn({ err, integrationId: row.id }, `${name} call failed`);
       throw badGateway(WORKSPACE_MESSAGES.failed(name));
@@ -211,14 +224,14 @@ export function createWorkspace({ db, cipher, accounts, settings, log }: Workspa
     /** Pages to choose from (where 'Save to Notion' writes). */
     async notionPages(userId: number, query?: string): Promise<NotionAnswer> {
       const row = await connectedRow(userId, 'notion');
-      if (!row) throw conflict(WORKSPACE_MESSAGES.noNotion);
+      if (!row) throw notConnected(WORKSPACE_MESSAGES.noNotion);
       return { connected: true, pages: await onProvider(row, () => searchPages(notionOf(row), query, 20)) };
     },
 
     /** Creates a page with `content` under the page the user chose once. */
     async saveToNotion(userId: number, draft: NotionPageDraft): Promise<CreatedPage> {
       const row = await connectedRow(userId, 'notion');
-      if (!row) throw conflict(WORKSPACE_MESSAGES.noNotion);
+      if (!row) throw notConnected(WORKSPACE_MESSAGES.noNotion);
       const parent = accounts.settingsOf(row).parentPageId;
       if (!parent) throw conflict(WORKSPACE_MESSAGES.noParent);
       const created = await onProvider(row, () =>
