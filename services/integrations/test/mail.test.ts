@@ -187,6 +187,32 @@ describe('mail.sync and the digest', () => {
     expect(digest.emails.map((e) => e.subject)).toContain('Hello there');
   });
 
+  it('retries a sync hit by three 429s within seconds, honouring Retry-After, as Google asks', async () => {
+    const { me, account, address } = newUser();
+    const integration = await h.connected(me, 'email');
+    account.addMessage({ from: 'Hal <hal@example.com>', to: address, subject: 'Quick one', text: 'Hi!' });
+    h.google.state.rateLimitNext = 3;
+    h.google.state.retryAfterSeconds = 1;
+    const started = Date.now();
+    // No due round in between: the job comes back by itself (about 1, 2 and 4 s, at least 1 s each).
+    const before = await h.dueNow(integration.id);
+    await until(
+      async () => {
+        const row = await rowOf(integration.id);
+        return Boolean(row.lastSyncedAt && row.lastSyncedAt > before.lastSyncedAt!);
+      },
+      15_000,
+      'the sync after three 429s',
+    );
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(3_000);
+    expect(took).toBeLessThan(15_000);
+    expect(h.google.state.rateLimitNext).toBe(0);
+    expect((await rowOf(integration.id)).syncBackoffs).toBe(0);
+    const digest = (await me.get('/api/assist/emails')).body as EmailDigest;
+    expect(digest.emails.map((e) => e.subject)).toContain('Quick one');
+  });
+
   it('serves a body sanitised, with remote images held back; another user’s e-mail is 404', async () => {
     const { me, account, address } = newUser();
     const hostile = account.addMessage({

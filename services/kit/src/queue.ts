@@ -1,4 +1,4 @@
-import { Queue, UnrecoverableError, Worker, type Job, type JobsOptions } from 'bullmq';
+import { DelayedError, Queue, UnrecoverableError, Worker, type Job, type JobsOptions } from 'bullmq';
 import { JOBS, jobFor, queuesConsumedBy, type JobPayload, type QueueName } from '@haven/contracts/jobs';
 import type { ServiceName } from '@haven/contracts/routes';
 import { currentContext, runWithContext } from './context';
@@ -27,11 +27,37 @@ export const DEFAULT_JOB_OPTIONS: JobsOptions = {
   removeOnFail: { age: 7 * 24 * 3600 },
 };
 
+/** What a handler gets besides its payload. */
+export interface JobContext {
+  job: Job;
+  log: Logger;
+  /**
+   * Runs this same job again in `ms` (a provider said when to come back) without using up an
+   * attempt: the job waits delayed in Redis, so a restart loses nothing. Never returns.
+   */
+  retryIn(ms: number): Promise<never>;
+}
+
+/**
+ * How long to wait before calling a provider again after it limited the rate, as Google asks:
+ * truncated exponential backoff with jitter, 2^n seconds plus up to one second at random
+ * (n = 0 for the first retry), capped at `capMs`, and never sooner than its Retry-After.
+ */
+export function providerBackoffMs(
+  retry: number,
+  retryAfterMs: number | undefined,
+  capMs = 3_600_000,
+  random: () => number = Math.random,
+): number {
+  const backoff = Math.min(capMs, 2 ** Math.max(0, retry) * 1000 + Math.floor(random() * 1000));
+  return Math.min(capMs, Math.max(retryAfterMs ?? 0, backoff));
+}
+
 /** One queue task: its queue, handler and, optionally, what to do once every attempt has failed. */
 export interface JobDefinition<Q extends QueueName = QueueName> {
   queue: Q;
   /** Must be idempotent: reload by id, skip what is gone, upsert. */
-  handle(payload: JobPayload<Q>, ctx: { job: Job; log: Logger }): Promise<void>;
+  handle(payload: JobPayload<Q>, ctx: JobContext): Promise<void>;
   /** Runs only after the last attempt failed (or the error was unrecoverable). */
   onFailed?(payload: JobPayload<Q>, error: Error, ctx: { log: Logger }): Promise<void>;
   concurrency?: number;
@@ -183,14 +209,18 @@ export function startWorkers(defs: JobDefinition[], connection: QueueConnection,
     const schema = JOBS[def.queue].payload;
     const worker = new Worker(
       def.queue,
-      async (job: Job) => {
+      async (job: Job, token?: string) => {
         const data = job.data as Partial<JobData>;
         const requestId = data.meta?.requestId ?? `job-${job.id}`;
         return runWithContext({ requestId, jobId: job.id }, async () => {
           const parsed = schema.safeParse(data.payload);
           if (!parsed.success)
             throw new UnrecoverableError(`Invalid payload for ${def.queue}: ${parsed.error.message}`);
-          await def.handle(parsed.data as never, { job, log });
+          const retryIn = async (ms: number): Promise<never> => {
+            await job.moveToDelayed(Date.now() + ms, token);
+            throw new DelayedError();
+          };
+          await def.handle(parsed.data as never, { job, log, retryIn });
         });
       },
       {

@@ -3,7 +3,14 @@ import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { currentContext, runWithContext } from '../src/context';
 import { createLogger } from '../src/logger';
-import { assertJobRegistry, defineJob, QueueRegistry, startWorkers, type WorkerSet } from '../src/queue';
+import {
+  assertJobRegistry,
+  defineJob,
+  providerBackoffMs,
+  QueueRegistry,
+  startWorkers,
+  type WorkerSet,
+} from '../src/queue';
 import { until } from '../src/testing';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -144,5 +151,17 @@ describe('queues and workers', () => {
         handler('thought.changed'),
       ]),
     ).toThrow('queue thought.changed is consumed by insights');
+  });
+});
+
+describe('providerBackoffMs', () => {
+  it('is truncated exponential backoff with up to a second of jitter, never before Retry-After', () => {
+    expect([0, 1, 2, 3].map((n) => providerBackoffMs(n, undefined, 3_600_000, () => 0))).toEqual([
+      1000, 2000, 4000, 8000,
+    ]);
+    expect(providerBackoffMs(0, undefined, 3_600_000, () => 0.999)).toBe(1999);
+    expect(providerBackoffMs(0, 30_000, 3_600_000, () => 0)).toBe(30_000);
+    expect(providerBackoffMs(20, undefined, 60_000, () => 0)).toBe(60_000);
+    expect(providerBackoffMs(0, 7_200_000, 60_000, () => 0)).toBe(60_000);
   });
 });

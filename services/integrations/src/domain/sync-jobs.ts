@@ -3,7 +3,7 @@ import type { JobPayload } from '@haven/contracts/jobs';
 import type { FieldCipher } from '@haven/kit/crypto';
 import type { Db } from '@haven/kit/db';
 import type { Logger } from '@haven/kit/logger';
-import { defineJob } from '@haven/kit/queue';
+import { defineJob, providerBackoffMs, type JobContext } from '@haven/kit/queue';
 import type { ReconcilerDefinition } from '@haven/kit/reconciler';
 import { integrations } from '../db/schema';
 import { accountContext, grantProblem, type Accounts } from './accounts';
@@ -14,6 +14,8 @@ import { workspaceProblem, type Workspace } from './workspace/workspace';
 
 /** The longest a rate-limited account waits before its next try. */
 const MAX_BACKOFF_MS = 3_600_000;
+/** Up to this wait, a rate-limited sync job waits delayed in the queue rather than for the due round. */
+const INLINE_RETRY_MAX_MS = 60_000;
 /** Tokens expiring within this are refreshed ahead of time. */
 const REFRESH_AHEAD_MS = 10 * 60_000;
 
@@ -75,7 +77,10 @@ export function createSyncJobs({
   intervalMs,
   log,
 }: SyncJobsDeps) {
-  async function sync({ integrationId, request }: JobPayload<'mail.sync'>): Promise<void> {
+  async function sync(
+    { integrationId, request }: JobPayload<'mail.sync'>,
+    { retryIn }: Pick<JobContext, 'retryIn'>,
+  ): Promise<void> {
     const row = await accounts.byId(integrationId);
     // Gone, disconnected, waiting for a reconnect, or superseded by a newer request: nothing to do.
     if (!row || !accounts.isConnected(row) || row.syncRequest > request) return;
@@ -111,16 +116,16 @@ export function createSyncJobs({
       }
       const limited = rateLimitOf(err);
       if (!limited) throw err;
+      // Per account, as the provider asks: about 1, 2, 4 … s with jitter, never before Retry-After.
       const backoffs = row.syncBackoffs + 1;
-      const waitMs = Math.min(
-        MAX_BACKOFF_MS,
-        Math.max(limited.retryAfterMs ?? 0, 30_000 * 2 ** (backoffs - 1)),
-      );
+      const waitMs = providerBackoffMs(backoffs - 1, limited.retryAfterMs, MAX_BACKOFF_MS);
       await db
         .update(integrations)
         .set({ syncBackoffs: backoffs, nextSyncAt: new Date(Date.now() + waitMs) })
         .where(eq(integrations.id, row.id));
       log.info({ integrationId, waitMs }, 'rate limited; sync retried later');
+      // A short wait: this job runs again by itself. A long one: the due round queues it then.
+      if (waitMs <= INLINE_RETRY_MAX_MS) await retryIn(waitMs);
       return;
     }
     await db
@@ -208,7 +213,7 @@ export function createSyncJobs({
   return {
     reconcilers,
     jobs: [
-      defineJob({ queue: 'mail.sync', concurrency: 2, handle: (payload) => sync(payload) }),
+      defineJob({ queue: 'mail.sync', concurrency: 2, handle: (payload, ctx) => sync(payload, ctx) }),
       defineJob({ queue: 'integrations.refresh', handle: (payload) => refresh(payload) }),
     ],
   };
