@@ -154,7 +154,8 @@ describe('exactly one reply', () => {
         await me.query(c.id, 'Reply once (crash)');
         await until(
           () => lastUserRequests('Reply once (crash)').length === 1,
-          20_000,
+          // A process of its own (tsx compiles it first): slow to start on a busy machine.
+          60_000,
           'the worker process asked the model',
         );
         worker.kill('SIGKILL');
@@ -181,7 +182,7 @@ describe('exactly one reply', () => {
         await crash.stop();
       }
     },
-    60_000,
+    120_000,
   );
 
   it('ends with the failure message, once, when the model always fails', async () => {

@@ -66,7 +66,8 @@ describe('export and import', () => {
       async () =>
         ((await (await port(userId, `/api/account/export/${id}`)).json()) as ExportProgress).status ===
         'ready',
-      20_000,
+      // 10,000 thoughts on a busy machine take a while; a stuck export still fails.
+      60_000,
       'export ready',
     );
     const download = await port(userId, `/api/account/export/${id}/download`);
