@@ -1,10 +1,23 @@
+import { existsSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { authService } from '@haven/auth/service';
 import { startTestGateway } from '@haven/gateway/testing';
-import { integrations } from '@haven/integrations/db/schema';
+import { integrations, mailMessages } from '@haven/integrations/db/schema';
 import { integrationsService } from '@haven/integrations/service';
 import { sessionCookie, startTestServices, until } from '@haven/kit/testing';
 import { startGoogleDouble } from '../test/doubles/google-server';
+import {
+  ACCOUNT,
+  CLASSES,
+  CORPUS,
+  deliver,
+  figures,
+  labelledMail,
+  share,
+  type Figures,
+  type LabelledMail,
+  type MailClass,
+} from '../services/integrations/test/mail-corpus/corpus';
 import { load, printTable } from './lib';
 
 const PEOPLE = ['Ann Lee', 'Bob Stone', 'Carol King', 'Dave Wu', 'Erin Park', 'Fay Diaz'];
@@ -33,6 +46,92 @@ function fillInbox(account: ReturnType<Awaited<ReturnType<typeof startGoogleDoub
   }
 }
 
+/** Connects Gmail for the signed-in user through the gateway (the double consents at once). */
+async function connectMail(gatewayUrl: string, headers: Record<string, string>): Promise<{ id: number }> {
+  const started = (await (
+    await fetch(`${gatewayUrl}/api/integrations/google/auth`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ type: 'email' }),
+    })
+  ).json()) as { authUrl: string };
+  const back = new URL((await fetch(started.authUrl, { redirect: 'manual' })).headers.get('location')!);
+  return (await (
+    await fetch(`${gatewayUrl}/api/integrations/google/auth-complete`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        type: 'email',
+        code: back.searchParams.get('code'),
+        state: back.searchParams.get('state'),
+      }),
+    })
+  ).json()) as { id: number };
+}
+
+type Db = ReturnType<Awaited<ReturnType<typeof startTestServices>>['get']>['deps']['db'];
+
+/**
+ * "Needs reply" on the labelled real mail (services/integrations/test/mail-corpus): delivered raw
+ * into a Gmail account of the double (inbox label only, no categories), synced by the product with
+ * no model, and counted per class on the tuning and the held-out half.
+ */
+async function benchTriage(
+  gatewayUrl: string,
+  cookie: string,
+  google: Awaited<ReturnType<typeof startGoogleDouble>>,
+  db: Db,
+): Promise<void> {
+  if (!existsSync(CORPUS)) {
+    console.log(`\nReply triage on real mail: skipped (no corpus at ${CORPUS})`);
+    return;
+  }
+  const mail = labelledMail();
+  const account = google.account(ACCOUNT);
+  google.state.consentAs = ACCOUNT;
+  const byId = deliver(account, mail);
+  const t0 = performance.now();
+  const done = await connectMail(gatewayUrl, { cookie, 'content-type': 'application/json' });
+  const rowOf = async () => (await db.select().from(integrations).where(eq(integrations.id, done.id)))[0]!;
+  await until(async () => (await rowOf()).lastSyncedAt !== null, 120_000, 'corpus sync');
+  const took = performance.now() - t0;
+  const cached = await db
+    .select({ messageId: mailMessages.messageId, needsReply: mailMessages.needsReply })
+    .from(mailMessages)
+    .where(eq(mailMessages.integrationId, done.id));
+  const results = cached.map((c) => ({ mail: byId.get(c.messageId)!, needsReply: c.needsReply }));
+  const corpus = figures(results.filter((r) => !r.mail.file.startsWith('own/')));
+  const own = figures(results.filter((r) => r.mail.file.startsWith('own/')));
+  const error = (await rowOf()).settings.error;
+
+  const cell = ({ total, needsReply }: { total: number; needsReply: number }) =>
+    (total ? `${needsReply}/${total} = ${((100 * needsReply) / total).toFixed(0)}%` : '-').padStart(16);
+  console.log(
+    `\nReply triage on labelled real mail (no model, no Gmail categories): ${mail.length} messages synced in ` +
+      `${took.toFixed(0)} ms, ${mail.length - cached.length} not cached, sync error: ${error ? String(error) : 'none'}`,
+  );
+  console.log(
+    `  ${'marked "needs reply"'.padEnd(24)}${'tuning'.padStart(16)}${'held-out'.padStart(16)}${'own cases'.padStart(16)}`,
+  );
+  /** One row: the classes' counts on each half of the corpus, and on the cases written here. */
+  const row = (name: string, classes: MailClass[]) => {
+    const sum = (f: Figures, half: LabelledMail['half']) => {
+      const { marked, total } = share(f, classes, half);
+      return { needsReply: marked, total };
+    };
+    const mine = [sum(own, 'tuning'), sum(own, 'held-out')];
+    console.log(
+      `  ${name.padEnd(24)}${cell(sum(corpus, 'tuning'))}${cell(sum(corpus, 'held-out'))}` +
+        cell({
+          total: mine[0]!.total + mine[1]!.total,
+          needsReply: mine[0]!.needsReply + mine[1]!.needsReply,
+        }),
+    );
+  };
+  for (const c of CLASSES) row(c, [c]);
+  row('machines (list + auto)', ['list-newsletter', 'automated']);
+}
+
 export async function benchIntegrations(): Promise<void> {
   console.log('\nIntegrations: mail.sync against the Google double, and the cached digest');
   const google = await startGoogleDouble();
@@ -53,26 +152,8 @@ export async function benchIntegrations(): Promise<void> {
     google.state.consentAs = account.email;
     fillInbox(account, 500);
 
-    const started = (await (
-      await fetch(`${gateway.url}/api/integrations/google/auth`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ type: 'email' }),
-      })
-    ).json()) as { authUrl: string };
-    const back = new URL((await fetch(started.authUrl, { redirect: 'manual' })).headers.get('location')!);
     const t0 = performance.now();
-    const done = (await (
-      await fetch(`${gateway.url}/api/integrations/google/auth-complete`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({
-          type: 'email',
-          code: back.searchParams.get('code'),
-          state: back.searchParams.get('state'),
-        }),
-      })
-    ).json()) as { id: number };
+    const done = await connectMail(gateway.url, headers);
     const rowOf = async () =>
       (await service.deps.db.select().from(integrations).where(eq(integrations.id, done.id)))[0]!;
     await until(async () => (await rowOf()).lastSyncedAt !== null, 120_000, 'first sync');
@@ -98,6 +179,8 @@ export async function benchIntegrations(): Promise<void> {
       await load('1 connection', url, { headers, connections: 1, seconds: 6 }),
       await load('16 connections', url, { headers, connections: 16, seconds: 6 }),
     ]);
+
+    await benchTriage(gateway.url, await sessionCookie(stack.config, 2), google, service.deps.db);
   } finally {
     await gateway.close();
     await stack.stop();

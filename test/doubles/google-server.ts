@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { gmailMessage, type GmailPart } from './gmail-mime';
 import { bearerOf, listen, newToken, readBody, sendJson as json } from './http';
 
 /*
@@ -41,6 +42,8 @@ interface StoredMessage {
   snippet: string;
   text?: string;
   html?: string;
+  /** A message delivered as raw bytes: its MIME tree as Gmail answers it. */
+  payload?: GmailPart;
 }
 
 type HistoryRecord = {
@@ -63,7 +66,7 @@ class Account {
 
   /** Adds a message to the inbox (or with the labels given), recorded in the history. */
   addMessage(spec: MessageSpec): StoredMessage {
-    const id = `m${(++this.seq).toString(16).padStart(8, '0')}${randomBytes(2).toString('hex')}`;
+    const id = this.nextId();
     const date = spec.date ?? new Date();
     const headers = [
       { name: 'From', value: spec.from },
@@ -74,7 +77,7 @@ class Account {
       { name: 'Message-ID', value: `<${id}@mail.example>` },
       ...Object.entries(spec.headers ?? {}).map(([name, value]) => ({ name, value })),
     ];
-    const message: StoredMessage = {
+    return this.store({
       id,
       threadId: spec.threadId ?? `t${id.slice(1)}`,
       labelIds: spec.labelIds ?? ['INBOX', 'UNREAD'],
@@ -86,11 +89,39 @@ class Account {
         .slice(0, 120),
       text: spec.text,
       html: spec.html,
-    };
-    this.messages.set(id, message);
+    });
+  }
+
+  /**
+   * Delivers a raw RFC 5322 message as Gmail would hold it: the bytes as they are (headers, MIME
+   * tree, charsets), with the labels given (default: the inbox, unread).
+   */
+  addRaw(raw: Buffer, options: { labelIds?: string[]; threadId?: string; date?: Date } = {}): StoredMessage {
+    const { payload, snippet } = gmailMessage(raw);
+    const id = this.nextId();
+    return this.store({
+      id,
+      threadId: options.threadId ?? `t${id.slice(1)}`,
+      labelIds: options.labelIds ?? ['INBOX', 'UNREAD'],
+      internalDate: (options.date ?? new Date()).getTime(),
+      headers: payload.headers,
+      snippet,
+      payload,
+    });
+  }
+
+  private nextId(): string {
+    return `m${(++this.seq).toString(16).padStart(8, '0')}${randomBytes(2).toString('hex')}`;
+  }
+
+  /** Keeps a message and records its arrival in the history. */
+  private store(message: StoredMessage): StoredMessage {
+    this.messages.set(message.id, message);
     this.history.push({
       id: ++this.historyId,
-      messagesAdded: [{ message: { id, threadId: message.threadId, labelIds: message.labelIds } }],
+      messagesAdded: [
+        { message: { id: message.id, threadId: message.threadId, labelIds: message.labelIds } },
+      ],
     });
     return message;
   }
@@ -154,7 +185,8 @@ class Account {
   }
 }
 
-const full = (m: StoredMessage) => {
+/** The MIME tree of a message the test wrote as text and HTML: multipart/alternative. */
+const written = (m: StoredMessage) => {
   const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
   const parts = [
     ...(m.text !== undefined
@@ -179,20 +211,23 @@ const full = (m: StoredMessage) => {
       : []),
   ];
   return {
-    id: m.id,
-    threadId: m.threadId,
-    labelIds: m.labelIds,
-    snippet: m.snippet,
-    internalDate: String(m.internalDate),
-    payload: {
-      mimeType: 'multipart/alternative',
-      filename: '',
-      headers: [...m.headers, { name: 'Content-Type', value: 'multipart/alternative; boundary="b"' }],
-      body: { size: 0 },
-      parts,
-    },
+    mimeType: 'multipart/alternative',
+    filename: '',
+    headers: [...m.headers, { name: 'Content-Type', value: 'multipart/alternative; boundary="b"' }],
+    body: { size: 0 },
+    parts,
   };
 };
+
+/** A message as `messages.get` (format=full) answers it. */
+const full = (m: StoredMessage) => ({
+  id: m.id,
+  threadId: m.threadId,
+  labelIds: m.labelIds,
+  snippet: m.snippet,
+  internalDate: String(m.internalDate),
+  payload: m.payload ?? written(m),
+});
 
 export async function startGoogleDouble(options: { accessTokenSeconds?: number } = {}) {
   const accounts = new Map<string, Account>();
@@ -383,7 +418,7 @@ export async function startGoogleDouble(options: { accessTokenSeconds?: number }
           threadId: m.threadId,
           labelIds: m.labelIds,
           internalDate: String(m.internalDate),
-          payload: { headers: m.headers.filter((h) => h.name === 'From') },
+          payload: { headers: m.headers.filter((h) => h.name.toLowerCase() === 'from') },
         })),
       });
     }

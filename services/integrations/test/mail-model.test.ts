@@ -6,15 +6,20 @@ import { startIntegrations, type Harness } from './harness';
 let h: Harness;
 let model: Awaited<ReturnType<typeof startOpenAiDouble>>;
 const asked: ChatRequest[] = [];
+/** An id the model names though it was not among the candidates it was shown. */
+let stranger = '';
 
 beforeAll(async () => {
   model = await startOpenAiDouble({
     reply: (request) => {
       asked.push(request);
       if (request.schemaName === 'needs_reply') {
-        // The model reads the candidates and keeps those that expect an answer.
+        // The model reads the candidates and keeps those that expect an answer; it also names a
+        // message it was not shown, which must count for nothing.
         const candidates = JSON.parse(request.user) as Array<{ id: string; subject: string }>;
-        return { needsReply: candidates.filter((c) => !/thanks/i.test(c.subject)).map((c) => c.id) };
+        return {
+          needsReply: [...candidates.filter((c) => !/believe/i.test(c.subject)).map((c) => c.id), stranger],
+        };
       }
       return { draft: 'Hi Bob,\n\nFriday at noon works for me.\n\nBest,' };
     },
@@ -40,14 +45,37 @@ describe('with a model configured', () => {
       subject: 'Thanks!',
       text: 'Thanks for yesterday.',
     });
+    account.addMessage({
+      from: 'Ivo <ivo@example.com>',
+      subject: 'Can you believe it',
+      text: 'Can you believe how fast this year went by?',
+    });
+    stranger = account.addMessage({
+      from: 'Survey <survey@letters.example>',
+      subject: 'Your opinion',
+      text: 'Could you fill in our survey?',
+      headers: { 'List-Unsubscribe': '<mailto:u@letters.example>' },
+    }).id;
     const me = h.as();
     const integration = await h.connected(me, 'email');
 
     const digest = (await me.get('/api/assist/emails')).body as EmailDigest;
     const bySubject = Object.fromEntries(digest.emails.map((e) => [e.subject, e]));
     expect(bySubject['Lunch on Friday?']!.needsReply).toBe(true);
+    // The rules find nothing asked in a thank-you: the model is not even asked about it.
     expect(bySubject['Thanks!']!.needsReply).toBe(false);
-    expect(asked.some((r) => r.schemaName === 'needs_reply')).toBe(true);
+    // The rules' candidate the model finds expects nothing is dropped...
+    expect(bySubject['Can you believe it']!.needsReply).toBe(false);
+    // ...and what the model names beyond the candidates stays as the rules found it.
+    expect(bySubject['Your opinion']!.needsReply).toBe(false);
+    const triage = asked.filter((r) => r.schemaName === 'needs_reply').at(-1)!;
+    const shown = JSON.parse(triage.user) as Array<{ subject: string; signals: string[]; text: string }>;
+    expect(shown.map((c) => c.subject).sort()).toEqual(['Can you believe it', 'Lunch on Friday?']);
+    expect(shown.find((c) => c.subject === 'Lunch on Friday?')).toMatchObject({
+      signals: expect.arrayContaining(['question']),
+      text: expect.stringMatching(/^Are you free for lunch on Friday at noon\?/),
+    });
+    expect(triage.system).toContain('signals');
 
     await me.patch(`/api/integrations/${integration.id}/settings`, {
       contextualRules: '- Always sign as Kai.',

@@ -1,6 +1,8 @@
 import type { gmail_v1 } from 'googleapis';
 import addressparser from 'nodemailer/lib/addressparser';
-import { decodeEntities, plainTextToHtml, sanitiseMailHtml } from './sanitize';
+import { readAsks, splitText } from './asks';
+import { machineSignals } from './machine-signals';
+import { decodeEntities, htmlToText, plainTextToHtml, sanitiseMailHtml } from './sanitize';
 
 /** A Gmail message as the cache keeps it. */
 export interface ParsedMessage {
@@ -19,8 +21,18 @@ export interface ParsedMessage {
   /** Threading headers, so a reply lands in the thread. */
   messageIdHeader?: string;
   references?: string;
-  /** Sent by a machine: mailing lists, bulk mail, auto-replies. */
-  automated: boolean;
+  /**
+   * Why a machine sent it (mailing list, newsletter, notice, receipt, auto-reply), by rule name
+   * (see `machineSignals`); empty for a person's mail.
+   */
+  machine: string[];
+  /** Why a person's mail asks something of the reader (see `readAsks`); empty when it asks nothing. */
+  asks: string[];
+  /**
+   * What the sender wrote now: quoted replies, forwarded mail and the signature removed (empty for
+   * machines' mail, which is not read that far).
+   */
+  ownText: string;
   body?: { html: string; hasRemoteImages: boolean };
 }
 
@@ -58,12 +70,19 @@ const addresses = (value: string | undefined) =>
         .filter(Boolean)
     : [];
 
-/** Machine-sent mail by its headers (RFC 2369 list headers, RFC 3834 Auto-Submitted, Precedence). */
-function automatedByHeaders(payload: Part | undefined): boolean {
-  if (headerOf(payload, 'List-Id') || headerOf(payload, 'List-Unsubscribe')) return true;
-  if (/^(bulk|list|junk)$/i.test(headerOf(payload, 'Precedence')?.trim() ?? '')) return true;
-  const auto = headerOf(payload, 'Auto-Submitted')?.trim().toLowerCase();
-  return auto !== undefined && auto !== 'no';
+/** The body as text: the plain part, or the HTML part's visible text. */
+function textOf(payload: Part | undefined): string {
+  const text = findPart(payload, 'text/plain');
+  if (text?.body?.data) return decode(text.body.data);
+  const html = findPart(payload, 'text/html');
+  return html?.body?.data ? htmlToText(decode(html.body.data)) : '';
+}
+
+/** Every part's type with its parameters (`text/calendar; method=REPLY`), depth first. */
+function partTypes(part: Part | undefined): string[] {
+  if (!part) return [];
+  const type = headerOf(part, 'Content-Type') ?? part.mimeType ?? '';
+  return [type, ...(part.parts ?? []).flatMap(partTypes)];
 }
 
 export function parseMessage(message: gmail_v1.Schema$Message): ParsedMessage {
@@ -77,21 +96,38 @@ export function parseMessage(message: gmail_v1.Schema$Message): ParsedMessage {
     : dateHeader
       ? new Date(dateHeader)
       : new Date();
+  const subject = headerOf(payload, 'Subject') ?? '';
+  const labelIds = message.labelIds ?? [];
+  let split: ReturnType<typeof splitText> | undefined;
+  const text = () => (split ??= splitText(textOf(payload)));
+  const recipients = [...addresses(headerOf(payload, 'To')), ...addresses(headerOf(payload, 'Cc'))];
+  const machine = machineSignals({
+    headers: payload?.headers ?? [],
+    labelIds,
+    fromAddress,
+    recipients,
+    subject,
+    text: () => text().unquoted,
+    partTypes: partTypes(payload),
+  });
   return {
     messageId: message.id ?? '',
     threadId: message.threadId ?? message.id ?? '',
     receivedAt: Number.isNaN(received.getTime()) ? new Date() : received,
-    labelIds: message.labelIds ?? [],
+    labelIds,
     from: sender?.name || fromAddress || fromFull,
     fromFull,
     fromAddress,
-    recipients: [...addresses(headerOf(payload, 'To')), ...addresses(headerOf(payload, 'Cc'))],
-    subject: headerOf(payload, 'Subject') ?? '',
+    recipients,
+    subject,
     // Gmail's snippets are HTML-escaped text.
     snippet: decodeEntities(message.snippet ?? ''),
     messageIdHeader: headerOf(payload, 'Message-ID') ?? headerOf(payload, 'Message-Id'),
     references: headerOf(payload, 'References'),
-    automated: automatedByHeaders(payload),
+    machine,
+    // Machines' mail is never waited on, whatever it says.
+    asks: machine.length > 0 ? [] : readAsks({ subject, own: text().own }).reasons,
+    ownText: machine.length > 0 ? '' : text().own,
     body: bodyOf(payload),
   };
 }

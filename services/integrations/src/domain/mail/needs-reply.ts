@@ -1,34 +1,30 @@
 import type { ParsedMessage } from './message';
 
-/** Gmail labels of mail that is never a person waiting for an answer. */
-const NOT_PERSONAL_LABELS = new Set([
-  'SENT',
-  'DRAFT',
-  'SPAM',
-  'TRASH',
-  'CATEGORY_PROMOTIONS',
-  'CATEGORY_SOCIAL',
-  'CATEGORY_UPDATES',
-  'CATEGORY_FORUMS',
-]);
-
-/** Local parts that machines send from. */
-const AUTOMATED_SENDER =
-  /^(no[-_.]?reply|do[-_.]?not[-_.]?reply|notifications?|notify|mailer-daemon|postmaster|bounces?|newsletters?|news|alerts?|automated|system)([-_.+].*)?@/i;
+/** Gmail labels of mail that is never a person waiting (the categories: see machine-signals). */
+const NOT_WAITING_LABELS = new Set(['SENT', 'DRAFT', 'SPAM', 'TRASH']);
 
 /**
- * Whether a person wrote this to the user and may be waiting for an answer: it is in the inbox, the
- * user is among its To/Cc recipients (not a list or Bcc), it is not from the user, and neither its
- * headers, labels nor sender say a machine sent it. Whether the user already answered is the
+ * Whether a person wrote this to the user: it is in the inbox, the user is among its To/Cc
+ * recipients (not a list or Bcc), it is not from the user, and nothing says a machine sent it
+ * (`message.machine`: list and bulk headers, Gmail's categories, sender, footers).
+ */
+function isPersonal(message: ParsedMessage, account: string): boolean {
+  const me = account.toLowerCase();
+  if (!message.labelIds.includes('INBOX')) return false;
+  if (message.labelIds.some((label) => NOT_WAITING_LABELS.has(label))) return false;
+  if (!message.fromAddress || message.fromAddress === me) return false;
+  if (message.machine.length > 0) return false;
+  return message.recipients.includes(me);
+}
+
+/**
+ * Whether a person may be waiting for the user's answer to this message: a person wrote it to the
+ * user (`isPersonal`) and its own text asks something of them (a question, a request, an
+ * invitation to confirm, a deadline; see `readAsks`). Whether the user already answered is the
  * thread's business (see `threadAwaitsUser`).
  */
 export function isReplyCandidate(message: ParsedMessage, account: string): boolean {
-  const me = account.toLowerCase();
-  if (!message.labelIds.includes('INBOX')) return false;
-  if (message.labelIds.some((label) => NOT_PERSONAL_LABELS.has(label))) return false;
-  if (!message.fromAddress || message.fromAddress === me) return false;
-  if (message.automated || AUTOMATED_SENDER.test(message.fromAddress)) return false;
-  return message.recipients.includes(me);
+  return isPersonal(message, account) && message.asks.length > 0;
 }
 
 /** A thread's messages, oldest first, as `threads.get` (metadata) gives them. */
