@@ -15,6 +15,7 @@ import { healthRouter } from '@haven/kit/health';
 import { createServiceApp, implement } from '@haven/kit/http';
 import { createInternalTokenSigner } from '@haven/kit/internal-auth';
 import { createLogger } from '@haven/kit/logger';
+import { createMetrics } from '@haven/kit/metrics';
 import { connectRedis, createRedis } from '@haven/kit/redis';
 import { createSessionStore } from '@haven/kit/sessions';
 import { internalHeaders, testConfig } from '@haven/kit/testing';
@@ -43,6 +44,7 @@ export async function startStandInService(config: Config): Promise<{ url: string
     log: createLogger({ name: 'auth', level: 'silent' }),
     internalSecret: config.INTERNAL_SECRET,
     health: healthRouter('auth', {}),
+    metrics: createMetrics('auth'),
     routes: [
       implement(
         { get: preferencesContract.get },
@@ -102,22 +104,25 @@ export async function startGatewayBenchStack() {
   const service = await startStandInService(config);
   const floor = await startFloorProxy(config, service.url);
   const gateway = await startTestGateway(config, { auth: service.url }, service.url);
+  const bare = await startTestGateway(config, { auth: service.url }, service.url, { metrics: false });
   const redis = createRedis(config.REDIS_URL);
   await connectRedis(redis, config.REDIS_URL);
   const sessions = createSessionStore(redis, { prefix: config.REDIS_PREFIX, jwtSecret: config.JWT_SECRET! });
   const { token, sessionId } = await sessions.create(USER_ID);
   return {
     config,
-    urls: { direct: service.url, floor: floor.url, gateway: gateway.url },
+    urls: { direct: service.url, floor: floor.url, gateway: gateway.url, unmetered: bare.url },
     headers: {
       direct: internalHeaders(config, USER_ID, 'auth'),
       floor: {},
       gateway: { cookie: `${SESSION_COOKIE}=${token}` },
+      unmetered: { cookie: `${SESSION_COOKIE}=${token}` },
     },
     async close() {
       await sessions.revoke(sessionId);
       redis.disconnect();
       await gateway.close();
+      await bare.close();
       for (const s of [floor.server, service.server]) {
         s.closeAllConnections();
         s.close();
@@ -126,12 +131,45 @@ export async function startGatewayBenchStack() {
   };
 }
 
-type Case = 'direct' | 'floor' | 'gateway';
+type Case = 'direct' | 'floor' | 'gateway' | 'unmetered';
 const LABELS: Record<Case, string> = {
   direct: 'direct to the service',
   floor: 'bare node:http proxy (floor)',
-  gateway: 'through the gateway',
+  gateway: 'through the gateway (metrics on)',
+  unmetered: 'through the gateway, metrics off',
 };
+
+/** The median of each case's runs, by throughput. */
+function median(runs: LoadResult[]): LoadResult {
+  return [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(runs.length / 2)]!;
+}
+
+/**
+ * The gateway with its Prometheus metrics on and off, side by side. On a shared machine one run of
+ * each says little, so they alternate (off, on) for five rounds and the medians are compared.
+ */
+async function compareMetrics(
+  stack: Awaited<ReturnType<typeof startGatewayBenchStack>>,
+  seconds: number,
+): Promise<void> {
+  const runs: Record<'unmetered' | 'gateway', LoadResult[]> = { unmetered: [], gateway: [] };
+  const each = Math.max(2, Math.round(seconds / 2));
+  for (let round = 0; round < 5; round++) {
+    for (const c of ['unmetered', 'gateway'] as const) {
+      const target = stack.urls[c] + PATH;
+      if (round === 0) await load('warm-up', target, { headers: stack.headers[c], seconds: 2 });
+      runs[c].push(await load(LABELS[c], target, { headers: stack.headers[c], seconds: each }));
+    }
+  }
+  const off = median(runs.unmetered);
+  const on = median(runs.gateway);
+  printTable(`GET ${PATH} through the gateway, metrics off and on (median of 5 alternating ${each} s runs)`, [
+    off,
+    on,
+  ]);
+  const cost = (1 - on.requestsPerSecond / off.requestsPerSecond) * 100;
+  console.log(`  metrics on/off ×${ratio(on, off)} (${cost.toFixed(1)}% throughput cost; target ≤ 5%)`);
+}
 
 /**
  * A trivial authenticated GET straight to the service, through a bare node:http pass-through proxy
@@ -163,6 +201,7 @@ export async function benchGateway(options: { seconds?: number; only?: Case } = 
           `p99 +${(results.gateway.p99 - results.direct.p99).toFixed(1)} ms over direct`,
       );
     }
+    if (!options.only) await compareMetrics(stack, seconds);
     const failed = cases.filter((c) => results[c].errors + results[c].non2xx > 0);
     if (failed.length > 0) throw new Error(`Requests failed in: ${failed.join(', ')}`);
   } finally {

@@ -3,9 +3,11 @@
  * on the product as the browser tests start it, three runs per screen: /welcome for a visitor,
  * /home and /assist signed in. Prints the median of each score and of TBT and LCP.
  *
- * Alone: `npx tsx bench/lighthouse.ts`. The SPA is built first (production build).
+ * Alone: `npx tsx bench/lighthouse.ts`. The SPA is built first (production build). With
+ * LIGHTHOUSE_REPORTS=<folder>, every run's full report is written there as JSON, to see what costs.
  */
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { launch } from 'chrome-launcher';
@@ -46,6 +48,12 @@ async function audit(port: number, url: string, cookie?: string): Promise<RunFig
   });
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
   const { lhr } = result;
+  const reports = process.env.LIGHTHOUSE_REPORTS;
+  if (reports) {
+    mkdirSync(reports, { recursive: true });
+    const name = `${new URL(url).pathname.slice(1) || 'root'}-${lhr.fetchTime.replace(/[:.]/g, '-')}.json`;
+    writeFileSync(path.join(reports, name), JSON.stringify(lhr));
+  }
   if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   const scores = Object.fromEntries(
     CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)]),

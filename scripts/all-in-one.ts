@@ -90,7 +90,8 @@ export async function startAllInOne(
   // (the tests run with NODE_ENV=test, which checks them).
   env.NODE_ENV ||= 'production';
   const config: Config = loadConfig(env);
-  const log = createLogger({ name: 'haven', level: config.LOG_LEVEL });
+  // A person at a terminal reads lines; anything else (a file, a collector) gets JSON.
+  const log = createLogger({ name: 'haven', level: config.LOG_LEVEL, pretty: process.stdout.isTTY });
 
   const redis = await ensureRedis(config.REDIS_URL, dataDir);
   // PGlite is one connection per process: open it once for every service. With DATABASE_URL each
@@ -129,6 +130,13 @@ export async function startAllInOne(
       staticDir: config.STATIC_DIR ?? repoPath('frontend', 'dist'),
       log: log.child({ service: 'gateway' }),
     });
+    log.info(
+      {
+        gateway: gateway.metricsUrl,
+        services: Object.fromEntries(services.map((s) => [s.name, `${s.url}/metrics`])),
+      },
+      'Prometheus metrics (this machine only)',
+    );
     return {
       url: gateway.url,
       services,
@@ -146,11 +154,12 @@ export async function startAllInOne(
 
 async function main() {
   try {
-    installProcessGuards(createLogger({ name: 'haven' }));
+    const log = createLogger({ name: 'haven', pretty: process.stdout.isTTY });
+    installProcessGuards(log);
     const app = await startAllInOne();
     const shown = process.env.APP_URL ?? app.url.replace('127.0.0.1', 'localhost');
     process.stdout.write(`\n  Haven is running at ${shown}\n  (Ctrl-C stops it)\n\n`);
-    onShutdown(() => app.close(), createLogger({ name: 'haven' }));
+    onShutdown(() => app.close(), log);
   } catch (err) {
     const message = err instanceof ConfigError ? err.message : `Start-up failed: ${(err as Error).message}`;
     process.stderr.write(`\n${message}\n`);

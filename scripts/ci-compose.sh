@@ -9,7 +9,9 @@
 # Prints the build time, the seconds from `up` to all healthy, and the walk's duration.
 # Uses `docker compose` (v2) when present, else Debian's `docker-compose` 1.29.
 # Env: COMPOSE_WALK_PROJECT (default haven), HEALTHY_TIMEOUT (seconds, default 180), KEEP_STACK=1 (leave it up),
-#      STRICT_RESTARTS=1 (fail when a container crashed on its way up, even if its restart made it healthy).
+#      STRICT_RESTARTS=1 (fail when a container crashed on its way up, even if its restart made it healthy),
+#      OBSERVABILITY=1 (also start the `observability` profile's Prometheus and, after the walk, check that it
+#      scrapes every service replica and the gateway, all up: scripts/prometheus-targets.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -68,7 +70,9 @@ random() { node -e "process.stdout.write(require('crypto').randomBytes(32).toStr
   echo "APP_URL=http://127.0.0.1:8080"
   echo "LOG_LEVEL=info"
 } >"$envfile"
-compose() { "${compose_cmd[@]}" -p "$project" --env-file "$envfile" "$@"; }
+profile_args=()
+[ "${OBSERVABILITY:-}" != 1 ] || profile_args=(--profile observability)
+compose() { "${compose_cmd[@]}" -p "$project" --env-file "$envfile" "${profile_args[@]}" "$@"; }
 
 # The other implementation, when this machine has both, must read the file too (cheap).
 if [ "${compose_cmd[*]}" = "docker compose" ] && command -v docker-compose >/dev/null; then
@@ -102,6 +106,7 @@ echo "build: ${build_secs} s"
 # ---- up, then wait until every container is healthy ----
 stack_up=0
 status=1
+walk_log="$workdir/walk.log"
 cleanup() {
   local rc=$?
   if [ "$status" != 0 ] && [ "$rc" = 0 ]; then rc=1; fi
@@ -109,7 +114,10 @@ cleanup() {
     if [ "$rc" != 0 ]; then
       log "FAILED: the stack's state and logs"
       compose ps || true
-      compose logs --no-color --tail=200 || true
+      compose logs --no-color --tail=120 || true
+      # The containers' logs are long: what failed is said again last, where a CI's tail shows it.
+      log "FAILED (the reason, again)"
+      if [ -s "$walk_log" ]; then tail -n 25 "$walk_log"; else echo "before the walk (see above)"; fi
     fi
     if [ "${KEEP_STACK:-}" = 1 ]; then
       echo "KEEP_STACK=1: leaving the stack up (compose -p $project --env-file $envfile down -v to end it)"
@@ -127,8 +135,13 @@ trap 'exit 130' INT TERM
 scale_args=()
 for s in "${scaled[@]}"; do scale_args+=(--scale "$s=2"); done
 expected=0
+scraped=0
 for s in $(compose config --services); do
-  case " ${scaled[*]} " in *" $s "*) expected=$((expected + 2)) ;; *) expected=$((expected + 1)) ;; esac
+  # docker-compose 1.29 lists a profile's services even when the profile is off.
+  [ "$s" != prometheus ] || [ "${OBSERVABILITY:-}" = 1 ] || continue
+  case " ${scaled[*]} " in *" $s "*) n=2 ;; *) n=1 ;; esac
+  expected=$((expected + n))
+  case "$s" in postgres | redis | maildev | prometheus) ;; *) scraped=$((scraped + n)) ;; esac
 done
 
 log "up: $expected containers (${scaled[*]} twice each)"
@@ -175,8 +188,13 @@ fi
 # ---- the walk ----
 log "walk"
 t0=$(now)
-HAVEN_URL=http://127.0.0.1:8080 MAILDEV_URL=http://127.0.0.1:1080 node scripts/compose-walk.mjs
+HAVEN_URL=http://127.0.0.1:8080 MAILDEV_URL=http://127.0.0.1:1080 node scripts/compose-walk.mjs 2>&1 | tee "$walk_log"
 walk_secs=$(($(now) - t0))
+
+if [ "${OBSERVABILITY:-}" = 1 ]; then
+  log "prometheus targets"
+  EXPECTED_TARGETS=$scraped scripts/prometheus-targets.sh
+fi
 
 status=0
 log "compose stack passed: build ${build_secs} s, up->healthy ${healthy_secs} s, walk ${walk_secs} s"

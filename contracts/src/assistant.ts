@@ -127,7 +127,7 @@ export const assistantContract = defineContract({
     method: 'POST',
     path: '/api/conversations',
     body: CreateConversationBody,
-    responses: { 201: Conversation, 400: ErrorBody, 401: ErrorBody, 413: ErrorBody },
+    responses: { 201: Conversation, 400: ErrorBody, 401: ErrorBody, 413: ErrorBody, 429: ErrorBody },
   },
   get: {
     method: 'GET',
@@ -154,13 +154,20 @@ export const assistantContract = defineContract({
     path: '/api/conversations/:id/messages',
     params: IdParams,
     body: CreateMessageBody,
-    responses: { 201: Message, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 413: ErrorBody },
+    responses: {
+      201: Message,
+      400: ErrorBody,
+      401: ErrorBody,
+      404: ErrorBody,
+      413: ErrorBody,
+      429: ErrorBody,
+    },
   },
   query: {
     method: 'POST',
     path: '/api/assistant/query',
     body: AssistantQueryBody,
-    responses: { 202: AssistantQueryAnswer, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
+    responses: { 202: AssistantQueryAnswer, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: ErrorBody },
     summary:
       'Queues assistant.reply for the latest user message (idempotent: asking twice for the same message is one job).',
   },

@@ -39,6 +39,9 @@ export const DEFAULT_RULES: Readonly<Record<IntegrationType, string>> = {
   documents: ['- Prefer pages I edited recently.', '- Quote titles exactly.'].join('\n'),
 };
 
+/** Days without an answer before a question the user sent is 'Waiting for an answer', unless set. */
+export const FOLLOW_UP_DAYS = 3;
+
 /** Per-integration settings, with the spec's defaults filled in. */
 export const IntegrationSettings = z.object({
   autoSync: z.boolean().default(true),
@@ -49,6 +52,11 @@ export const IntegrationSettings = z.object({
   /** Notion: the page under which 'Save to Notion' creates pages, chosen once. */
   parentPageId: z.string().optional(),
   parentPageTitle: z.string().optional(),
+  /**
+   * E-mail: after how many days without an answer a question the user sent is listed under
+   * 'Waiting for an answer' ({@link FOLLOW_UP_DAYS} when never set).
+   */
+  followUpDays: z.number().int().min(1).max(30).optional(),
 });
 export type IntegrationSettings = z.infer<typeof IntegrationSettings>;
 
@@ -126,6 +134,8 @@ export const OAuthCallbackQuery = z.object({
 });
 export type OAuthCallbackQuery = z.infer<typeof OAuthCallbackQuery>;
 
+const daysError = { error: 'followUpDays must be a whole number of days from 1 to 30' };
+
 /** PATCH /api/integrations/:id/settings. Unknown settings keys (including `error`) are dropped. */
 export const SettingsPatchBody = z
   .object({
@@ -136,6 +146,7 @@ export const SettingsPatchBody = z
         includeFullContent: z.boolean().optional(),
         parentPageId: z.string().trim().min(1).max(64).optional(),
         parentPageTitle: z.string().trim().max(200).optional(),
+        followUpDays: z.number(daysError).int(daysError).min(1, daysError).max(30, daysError).optional(),
       })
       .optional(),
     contextualRules: z

@@ -3,7 +3,7 @@ import { defineContract } from './contract';
 import { ErrorBody } from './errors';
 import { IsoDateTime, queryInt } from './common';
 import { CalendarAnswer } from './calendar';
-import { DigestQuery, EmailDigest } from './mail';
+import { DigestQuery, EmailDigest, WaitingAnswer } from './mail';
 import { Connections, NotionAnswer, NotionToolQuery, SlackAnswer } from './workspace';
 import { UserPreferences } from './preferences';
 import { RangeQuery, Thought } from './thoughts';
@@ -79,6 +79,13 @@ export const integrationsInternalContract = defineContract({
     responses: { 200: EmailDigest },
     callers: ['assistant'],
     summary: 'Same answer as GET /api/assist/emails.',
+  },
+  waiting: {
+    method: 'GET',
+    path: '/internal/assist/waiting',
+    responses: { 200: WaitingAnswer },
+    callers: ['assistant'],
+    summary: 'Same answer as GET /api/assist/waiting.',
   },
   calendarEvents: {
     method: 'GET',

@@ -61,6 +61,44 @@ export const EmailDigest = z.object({
 });
 export type EmailDigest = z.infer<typeof EmailDigest>;
 
+/** The nudge the digest offers for a thread waiting for an answer: a reply to the user's own last message. */
+export const NudgeDraft = z.object({
+  /** Whom the user wrote to (their To header), so the nudge goes to the other side. */
+  to: z.string(),
+  cc: z.string().optional(),
+  /** The thread's subject with one 'Re: '. */
+  subject: z.string(),
+  body: z.string(),
+  /** Sent or saved with this, the nudge lands in the thread (In-Reply-To/References set by the server). */
+  threadId: z.string(),
+});
+export type NudgeDraft = z.infer<typeof NudgeDraft>;
+
+/** A thread where the user wrote last, asked something, and has had no answer for some days. */
+export const WaitingThread = z.object({
+  threadId: z.string(),
+  /** Whom the user is waiting for: the first recipient's name (or address), '+ n' when several. */
+  to: z.string(),
+  subject: z.string(),
+  /** When the user last wrote in the thread (a sent nudge restarts it). */
+  since: IsoDateTime,
+  /** Whole days since then. */
+  days: z.number().int().nonnegative(),
+  nudge: NudgeDraft,
+});
+export type WaitingThread = z.infer<typeof WaitingThread>;
+
+/**
+ * GET /api/assist/waiting: 'Waiting for an answer', longest waiting first (at most 20). `days` is
+ * the user's setting (followUpDays of the e-mail integration).
+ */
+export const WaitingAnswer = z.object({
+  connected: z.boolean(),
+  days: z.number().int().min(1).max(30),
+  threads: z.array(WaitingThread),
+});
+export type WaitingAnswer = z.infer<typeof WaitingAnswer>;
+
 /** POST /api/assist/email-draft: ask for an AI reply draft to a digest e-mail. */
 export const EmailDraftBody = z.object({
   emailId: z.string().trim().min(1).max(256),
@@ -147,6 +185,14 @@ export const mailContract = defineContract({
     query: DigestQuery,
     responses: { 200: EmailItem, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
     summary: 'One cached e-mail with its sanitised body (the Email item dialog).',
+  },
+  waiting: {
+    method: 'GET',
+    path: '/api/assist/waiting',
+    query: z.object({ t: CacheBuster }),
+    responses: { 200: WaitingAnswer, 400: ErrorBody, 401: ErrorBody },
+    summary:
+      "Threads where the user wrote last, asked something and got no answer for the setting's days, each with a threaded nudge draft.",
   },
   emailDraft: {
     method: 'POST',

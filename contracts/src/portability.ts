@@ -146,6 +146,13 @@ export const ImportProgress = ImportCountsSoFar.extend({
 });
 export type ImportProgress = z.infer<typeof ImportProgress>;
 
+/** The body types an import's zip may be sent as (browsers name a .zip differently). */
+export const IMPORT_CONTENT_TYPES: ReadonlyArray<string> = [
+  'application/zip',
+  'application/x-zip-compressed',
+  'application/octet-stream',
+];
+
 /** Public routes (portability service). The import body is the zip itself (`application/zip`). */
 export const portabilityContract = defineContract({
   startExport: {

@@ -1,3 +1,6 @@
+// First, so zod is configured before any schema is built (vite.config.ts keeps it in zod's chunk).
+import '@/lib/zod-jitless';
+
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
@@ -5,6 +8,8 @@ import { registerSW } from 'virtual:pwa-register';
 
 import { AppProvider } from '@/app/provider';
 import { AppRouter } from '@/app/router';
+import { getUserQueryOptions } from '@/features/auth/api/get-user';
+import { queryClient } from '@/lib/query-client';
 import { applyTheme, readStoredTheme, resolveTheme } from '@/lib/theme';
 
 import './index.css';
@@ -13,7 +18,13 @@ import './index.css';
 applyTheme(resolveTheme(readStoredTheme()));
 
 // The service worker that keeps the app shell for offline use; new versions take over on their own.
-if ('serviceWorker' in navigator) registerSW({ immediate: true });
+// Registered once the page has loaded (not `immediate`): its install downloads and precaches every
+// asset of the app, which would otherwise compete with the first screen for the network and CPU.
+if ('serviceWorker' in navigator) registerSW();
+
+// Whether someone is signed in decides what the first screen shows: asked now, not once React has
+// rendered the app for the first time.
+void queryClient.prefetchQuery(getUserQueryOptions());
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element in index.html');

@@ -17,14 +17,20 @@ import {
 } from '@haven/kit/errors';
 import { runChecks } from '@haven/kit/health';
 import type { Logger } from '@haven/kit/logger';
+import type { Metrics } from '@haven/kit/metrics';
+import type { QueueRegistry } from '@haven/kit/queue';
 import type { Redis } from '@haven/kit/redis';
 import type { SessionStore } from '@haven/kit/sessions';
 import { writeError } from './answer';
+import { apiDocsRouter } from './api-docs';
 import { clientAddress, type TrustFunction } from './client-address';
+import { crossSiteRefusal, originOf } from './cross-site';
 import { describeNow } from './datetime';
 import { COMPRESS_THRESHOLD_BYTES } from './encoding';
 import { bodyLimitOf, MAX_BODY_BYTES, tooLargeMessage } from './limits';
+import { queueDashboard } from './operator';
 import { createServiceProxy, type ServiceProxy } from './proxy';
+import { requestMetrics } from './route-label';
 import { headerNames, securityHeaders } from './security-headers';
 import { pathOf, userOf } from './session';
 
@@ -41,6 +47,12 @@ export interface GatewayOptions {
   https?: boolean;
   /** Express's `trust proxy` (from TRUST_PROXY): who may say who the client is. Unset: nobody. */
   trustProxy?: string;
+  /** The public address (APP_URL): pages of its origin may change data besides same-host ones. */
+  appUrl?: string;
+  /** Request metrics by route template; served on the gateway's internal metrics port, not here. */
+  metrics?: Metrics;
+  /** The queue dashboard for holders of the operator token (OPERATOR_TOKEN); absent: no dashboard. */
+  operator?: { token: string; queues: QueueRegistry };
 }
 
 /** TRUST_PROXY as Express takes it: `true`, a hop count, or addresses/CIDRs/`loopback` names. */
@@ -58,14 +70,15 @@ export function trustProxySetting(value: string | undefined): boolean | number |
  * The gateway's request handler (it never listens). Every answer carries a fresh request id and the
  * security headers. Calls to a service's routes take the fast path: body limit, session check,
  * routing by the contracts' route table, and node:http proxying (see `createServiceProxy`), without
- * Express. Everything else (`/healthz`, an aggregated `/readyz`, the debug route, unknown `/api`
- * paths, the SPA) is served by a small Express app.
+ * Express. Everything else (`/healthz`, an aggregated `/readyz`, the debug route, the OpenAPI
+ * document and API reference, unknown `/api` paths, the SPA) is served by a small Express app.
  */
 export function createGateway(options: GatewayOptions): RequestListener {
   const { log } = options;
   const app = createGatewayApp(options);
   const security = securityHeaders({ https: options.https ?? false });
   const gatewayHeaders = headerNames(security);
+  const site = { appOrigin: originOf(options.appUrl), https: options.https ?? false };
   // Express compiles TRUST_PROXY once; the fast path asks the same function who the client is.
   const trust = app.get('trust proxy fn') as TrustFunction;
   const proxies = Object.fromEntries(
@@ -81,8 +94,10 @@ export function createGateway(options: GatewayOptions): RequestListener {
       }),
     ]),
   ) as Record<ServiceName, ServiceProxy>;
+  const observe = options.metrics ? requestMetrics(options.metrics) : undefined;
 
   return (req, res) => {
+    observe?.(req, res);
     // The gateway is the edge: a client's request id is not trusted, a fresh one is made.
     const requestId = randomUUID();
     const path = pathOf(req.url ?? '/');
@@ -103,6 +118,9 @@ export function createGateway(options: GatewayOptions): RequestListener {
     // A body announced over the limit is refused before anything else; the rest of it is discarded.
     if (Number(req.headers['content-length'] ?? 0) > bodyLimitOf(service))
       return fail(payloadTooLarge(tooLargeMessage(bodyLimitOf(service))));
+    // What another site's page could send (a form, a text/plain fetch) stops here, before any service.
+    const refusal = crossSiteRefusal({ method: req.method, path, headers: req.headers }, site);
+    if (refusal) return fail(refusal);
     userOf(options.sessions, log, { cookie: req.headers.cookie, path, requestId })
       .then((userId) =>
         proxies[service](req, res, { userId, requestId, clientIp: clientAddress(req, trust), head }),
@@ -111,7 +129,10 @@ export function createGateway(options: GatewayOptions): RequestListener {
   };
 }
 
-/** The Express part: health, readiness, the debug route, a JSON 404 for unknown `/api` paths, the SPA. */
+/**
+ * The Express part: health, readiness, the debug route, the API reference, a JSON 404 for unknown
+ * `/api` paths, the SPA.
+ */
 function createGatewayApp(options: GatewayOptions): Express {
   const { log } = options;
   const app = express();
@@ -151,12 +172,14 @@ function createGatewayApp(options: GatewayOptions): Express {
   api.get(debugContract.datetime.path.slice('/api'.length), (_req, res) => {
     res.set('cache-control', 'no-store').json(describeNow() satisfies DateTimeDebug);
   });
+  api.use(apiDocsRouter());
   // Service routes never get here (see createGateway): an unknown /api path is a 404 whether or not
   // the caller is signed in.
   api.use((req) => {
     throw notFound(`No route for ${req.method} ${pathOf(req.originalUrl)}`);
   });
   app.use('/api', api);
+  if (options.operator) app.use(queueDashboard(options.operator));
 
   if (options.staticDir && existsSync(path.join(options.staticDir, 'index.html'))) {
     const index = path.join(options.staticDir, 'index.html');

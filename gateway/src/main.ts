@@ -2,7 +2,7 @@ import { createLogger } from '@haven/kit/logger';
 import { serviceUrlsFrom } from '@haven/kit/internal-client';
 import { repoPath } from '@haven/kit/paths';
 import { installProcessGuards, loadConfigOrExit, onShutdown } from '@haven/kit/service';
-import { startGateway } from './start';
+import { DEFAULT_METRICS_PORT, startGateway } from './start';
 
 /** Distributed mode: the gateway alone, in front of services found through *_URL variables. */
 async function main() {
@@ -14,8 +14,10 @@ async function main() {
     services: serviceUrlsFrom(config),
     staticDir: config.STATIC_DIR ?? repoPath('frontend', 'dist'),
     log,
+    // Reached by Prometheus on the internal network; the public port never serves it.
+    metrics: { port: config.METRICS_PORT ?? DEFAULT_METRICS_PORT, host: config.HOST },
   });
-  log.info({ url: gateway.url }, 'gateway listening');
+  log.info({ url: gateway.url, metrics: gateway.metricsUrl }, 'gateway listening');
   onShutdown(() => gateway.close(), log);
 }
 

@@ -4,13 +4,20 @@ import type { AddressInfo } from 'node:net';
 import type { ServiceName } from '@haven/contracts/routes';
 import { requireSettings, type Config } from '@haven/kit/config';
 import { createLogger, type Logger } from '@haven/kit/logger';
+import { createMetrics, startMetricsServer } from '@haven/kit/metrics';
+import { QueueRegistry } from '@haven/kit/queue';
 import { connectRedis, createRedis } from '@haven/kit/redis';
 import { createSessionStore } from '@haven/kit/sessions';
 import { createGateway } from './app';
 
+/** The gateway's metrics port in its own container (the OpenTelemetry Prometheus exporter's). */
+export const DEFAULT_METRICS_PORT = 9464;
+
 export interface RunningGateway {
   url: string;
   port: number;
+  /** Where Prometheus reads the gateway's metrics (the internal metrics port); absent when off. */
+  metricsUrl?: string;
   server: Server;
   close(): Promise<void>;
 }
@@ -25,12 +32,29 @@ export async function startGateway(options: {
   log?: Logger;
   /** How long a client may take to send its headers, and its whole request (defaults 15 s and 30 s). */
   timeouts?: { headersMs: number; requestMs: number };
+  /**
+   * The internal port and address of `/metrics` (default METRICS_PORT, else a free port, on
+   * 127.0.0.1); `false` turns metrics off (the benchmark's comparison).
+   */
+  metrics?: { port: number; host?: string } | false;
 }): Promise<RunningGateway> {
   const { config } = options;
   requireSettings(config, ['JWT_SECRET']);
   const log = options.log ?? createLogger({ name: 'gateway', level: config.LOG_LEVEL });
   const redis = createRedis(config.REDIS_URL);
   await connectRedis(redis, config.REDIS_URL);
+  const listen = options.metrics === false ? undefined : options.metrics;
+  const metrics = options.metrics === false ? undefined : createMetrics('gateway');
+  const metricsServer = metrics
+    ? await startMetricsServer(metrics.registry, {
+        port: listen?.port ?? config.METRICS_PORT ?? 0,
+        host: listen?.host ?? '127.0.0.1',
+      })
+    : undefined;
+  // The dashboard reads and acts on the queues directly; only an operator token opens it.
+  const queues = config.OPERATOR_TOKEN
+    ? new QueueRegistry({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX })
+    : undefined;
   const handler = createGateway({
     log,
     internalSecret: config.INTERNAL_SECRET,
@@ -40,6 +64,9 @@ export async function startGateway(options: {
     staticDir: options.staticDir ?? config.STATIC_DIR,
     https: config.APP_URL?.startsWith('https:') ?? false,
     trustProxy: config.TRUST_PROXY,
+    appUrl: config.APP_URL,
+    metrics,
+    ...(queues ? { operator: { token: config.OPERATOR_TOKEN!, queues } } : {}),
   });
   const headersMs = options.timeouts?.headersMs ?? 15_000;
   // Headers that never finish and bodies that never arrive are cut, not held for minutes; Node
@@ -59,12 +86,16 @@ export async function startGateway(options: {
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    ...(metricsServer ? { metricsUrl: `http://127.0.0.1:${metricsServer.port}/metrics` } : {}),
     server,
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }).then(() => redis.disconnect());
+      })
+        .then(() => metricsServer?.close())
+        .then(() => queues?.close())
+        .then(() => redis.disconnect());
       return closing;
     },
   };

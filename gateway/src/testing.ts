@@ -11,6 +11,8 @@ export function startTestGateway(
   config: Config,
   services: Partial<Record<ServiceName, string>>,
   fallback: string,
+  /** `metrics: false` runs it without metrics (the benchmark's comparison). */
+  options: { metrics?: false } = {},
 ): Promise<RunningGateway> {
   const urls = Object.fromEntries(SERVICE_NAMES.map((name) => [name, services[name] ?? fallback])) as Record<
     ServiceName,
@@ -22,5 +24,6 @@ export function startTestGateway(
     port: 0,
     host: '127.0.0.1',
     log: createLogger({ name: 'gateway', level: 'silent' }),
+    ...options,
   });
 }

@@ -252,6 +252,12 @@ export async function startGoogleDouble(options: { accessTokenSeconds?: number }
     consentAs: 'me@example.com',
     /** Scopes the user unticks on the next consents (Google's consent lets them leave some out). */
     consentWithout: [] as string[],
+    /**
+     * Every API call answers 401 `invalid_token`, fresh tokens included, while the token endpoint
+     * still refreshes: what an account whose API access was cut (an administrator's block, a
+     * suspended account) gets, where a refresh does not cure the 401.
+     */
+    refuseAccess: false,
     /** The next this-many API calls answer 429 with Retry-After (seconds). */
     rateLimitNext: 0,
     retryAfterSeconds: 120,
@@ -352,7 +358,12 @@ export async function startGoogleDouble(options: { accessTokenSeconds?: number }
     }
 
     const grant = bearer(req);
-    if (!grant) return json(res, 401, { error: { code: 401, message: 'Invalid Credentials' } });
+    if (!grant || state.refuseAccess) {
+      res.setHeader('www-authenticate', 'Bearer realm="https://accounts.google.com/", error="invalid_token"');
+      return json(res, 401, {
+        error: { code: 401, message: 'Invalid Credentials', status: 'UNAUTHENTICATED' },
+      });
+    }
     const needs = scopesFor(req.method ?? 'GET', url.pathname);
     if (
       needs &&
@@ -411,15 +422,27 @@ export async function startGoogleDouble(options: { accessTokenSeconds?: number }
         .filter((m) => m.threadId === threadId)
         .sort((a, b) => a.internalDate - b.internalDate);
       if (messages.length === 0) return json(res, 404, { error: { code: 404, message: 'Not Found' } });
+      // format=metadata answers only the headers asked for (metadataHeaders), as Gmail does.
+      const format = url.searchParams.get('format') ?? 'full';
+      const asked = url.searchParams.getAll('metadataHeaders').map((h) => h.toLowerCase());
       return json(res, 200, {
         id: threadId,
-        messages: messages.map((m) => ({
-          id: m.id,
-          threadId: m.threadId,
-          labelIds: m.labelIds,
-          internalDate: String(m.internalDate),
-          payload: { headers: m.headers.filter((h) => h.name.toLowerCase() === 'from') },
-        })),
+        messages: messages.map((m) =>
+          format === 'metadata'
+            ? {
+                id: m.id,
+                threadId: m.threadId,
+                labelIds: m.labelIds,
+                snippet: m.snippet,
+                internalDate: String(m.internalDate),
+                payload: {
+                  headers: m.headers.filter(
+                    (h) => asked.length === 0 || asked.includes(h.name.toLowerCase()),
+                  ),
+                },
+              }
+            : full(m),
+        ),
       });
     }
     if (req.method === 'GET' && gmail === 'history') {
@@ -454,7 +477,12 @@ export async function startGoogleDouble(options: { accessTokenSeconds?: number }
     if (req.method === 'POST' && url.pathname === '/gmail/v1/users/me/messages/send') {
       const message = JSON.parse(body) as { raw: string; threadId?: string };
       state.sent.push(message);
-      return json(res, 200, { id: newToken('msg'), threadId: message.threadId ?? newToken('thread') });
+      // Gmail keeps what was sent in the mailbox, labelled SENT, in the thread it named.
+      const stored = account.addRaw(Buffer.from(message.raw, 'base64url'), {
+        labelIds: ['SENT'],
+        threadId: message.threadId,
+      });
+      return json(res, 200, { id: stored.id, threadId: stored.threadId });
     }
     if (req.method === 'POST' && url.pathname === '/gmail/v1/users/me/drafts') {
       const draft = JSON.parse(body) as { message: { raw: string; threadId?: string } };

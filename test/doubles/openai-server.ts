@@ -114,6 +114,12 @@ export async function startOpenAiDouble(
         created: Math.floor(Date.now() / 1000),
         model: 'double',
         choices: [{ index: 0, finish_reason: message.tool_calls ? 'tool_calls' : 'stop', message }],
+        // As OpenAI reports it; counted roughly (a word a token), enough for a count to move.
+        usage: {
+          prompt_tokens: body.split(/\s+/).length,
+          completion_tokens: (message.content ?? '').split(/\s+/).length,
+          total_tokens: body.split(/\s+/).length + (message.content ?? '').split(/\s+/).length,
+        },
       });
     }
     if (req.url === '/v1/audio/transcriptions') return send(200, { text: options.transcript ?? '' });

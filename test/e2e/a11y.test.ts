@@ -203,4 +203,38 @@ describe('accessibility and first paint in Chromium at 390×844', () => {
     expect(robots.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(await robots.text()).toMatch(/^User-agent: \*/m);
   });
+
+  // Lighthouse's best practices count what Chrome's Issues panel lists: zod's probe for eval was a
+  // CSP violation on every screen, the Assist chat box a form field without id or name.
+  it("leaves Chrome's Issues panel empty on /welcome, /home and /assist", async () => {
+    const screens = [
+      { path: '/welcome', cookie: undefined, ready: (p: Page) => p.getByRole('heading', { level: 1 }) },
+      {
+        path: '/home',
+        cookie: env.cookie,
+        ready: (p: Page) => p.getByText('Basic insight, made on this server without AI'),
+      },
+      {
+        path: '/assist',
+        cookie: env.cookie,
+        ready: (p: Page) => p.getByRole('textbox', { name: 'Message the assistant' }),
+      },
+    ];
+    const issues: string[] = [];
+    for (const screen of screens) {
+      const { context, page } = await phonePage(env.browser, env.product.url, 'light', {
+        cookie: screen.cookie,
+      });
+      await page.goto(screen.path);
+      await screen.ready(page).waitFor({ timeout: 45_000 });
+      // Enabling the Audits domain reports every issue the page has raised so far.
+      const cdp = await context.newCDPSession(page);
+      cdp.on('Audits.issueAdded', ({ issue }) =>
+        issues.push(`${screen.path}: ${issue.code} ${JSON.stringify(issue.details)}`),
+      );
+      await cdp.send('Audits.enable');
+      await context.close();
+    }
+    expect(issues).toEqual([]);
+  });
 });

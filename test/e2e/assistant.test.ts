@@ -68,7 +68,7 @@ describe('the assistant in Chromium at 390×844', () => {
     await page.screenshot({ path: shotPath('conversation') });
   });
 
-  it('turns an e-mail-like reply into an Edit & Draft Email button opening the prefilled dialog', async () => {
+  it('turns an e-mail-like reply into an Edit & Draft Email button; an address the user never gave waits to be taken', async () => {
     const page = await open('/conversations', 'dark');
     await page.getByRole('link', { name: 'New Conversation' }).click();
     await page.waitForURL(/\/conversations\/new$/);
@@ -78,6 +78,10 @@ describe('the assistant in Chromium at 390×844', () => {
     await page.waitForURL(/\/conversations\/\d+$/);
     await page.getByRole('button', { name: 'Edit & Draft Email' }).click({ timeout: 15_000 });
     const dialog = page.getByRole('dialog');
+    // The model named an address the user never gave: shown, not filled in until the user takes it.
+    await dialog.getByText('This address is not in your question, your mail or your calendar.').waitFor();
+    expect(await dialog.getByLabel('To').inputValue()).toBe('');
+    await dialog.getByRole('button', { name: 'Use this address' }).click();
     expect(await dialog.getByLabel('To').inputValue()).toBe('sarah@example.com');
     expect(await dialog.getByLabel('Subject').inputValue()).toBe('Launch summary');
     expect(await dialog.getByLabel('Message').inputValue()).toMatch(/^Here is a draft:[\s\S]*Hi Sarah,/);

@@ -78,9 +78,18 @@ describe('the Assist screen and conversations at 390×844', () => {
       expect(
         await pager.getByRole('button', { name: /^Show card 1 of 3/ }).getAttribute('aria-current'),
       ).toBe('true');
+      // The panels out of view are out of reach too: Tab never lands on a control nobody can see.
+      const connectCalendar = page.getByRole('link', { name: 'Connect Calendar' });
+      const focusable = () =>
+        connectCalendar.evaluate((link) => {
+          (link as HTMLElement).focus();
+          return document.activeElement === link;
+        });
+      expect(await focusable()).toBe(false);
       await second.click();
       await expect.poll(() => second.getAttribute('aria-current'), { timeout: 10_000 }).toBe('true');
-      await page.getByRole('link', { name: 'Connect Calendar' }).waitFor();
+      await connectCalendar.waitFor();
+      expect(await focusable()).toBe(true);
       // Keyboard: Next card from the focused pager.
       await pager.getByRole('button', { name: 'Next card' }).focus();
       await page.keyboard.press('Enter');

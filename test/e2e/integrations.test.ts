@@ -1,4 +1,6 @@
 /// <reference lib="dom" />
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGoogleDouble } from '../doubles/google-server';
 import { phonePage, shotPath, startSignedInProduct } from './harness';
@@ -222,6 +224,117 @@ describe('integrations in Chromium at 390×844', () => {
       await page.getByRole('link', { name: 'Connect Gmail' }).waitFor();
     } finally {
       await context.close();
+    }
+  });
+
+  it('opens a link from an e-mail in a new tab, and only a web or mail link', async () => {
+    // The page the link leads to: a small local site.
+    const site = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><title>Friday menu</title><h1>Friday menu</h1><p>Soup, bread, pie.</p>');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const menu = `http://127.0.0.1:${(site.address() as AddressInfo).port}/menu`;
+    google.state.consentAs = 'kai@mail.example';
+    google.account('kai@mail.example').addMessage({
+      from: 'Ana Ruiz <ana@example.com>',
+      subject: 'Menu for Friday',
+      // A web link, and a script link hidden behind a line separator (the sanitiser drops its href).
+      html: `<p>Here is <a href="${menu}">the menu</a>. <a href="\u2028javascript:alert(1)">Hidden</a></p>`,
+      date: new Date(Date.now() - 3_600_000),
+    });
+    // Start from nothing connected; the light round connects the mailbox, the dark one reads it again.
+    const api = (method: string, path: string) =>
+      fetch(`${stack.product.url}${path}`, { method, headers: { cookie: stack.cookieHeader } });
+    for (const { id } of (await (await api('GET', '/api/integrations')).json()) as Array<{ id: number }>)
+      await api('DELETE', `/api/integrations/${id}`);
+    try {
+      for (const scheme of ['light', 'dark'] as const) {
+        const { context, page } = await phonePage(stack.browser, origin, scheme, { cookie: stack.cookie });
+        page.setDefaultTimeout(15_000);
+        try {
+          await page.goto('/integrations/google/email');
+          if (scheme === 'light') {
+            await page.getByRole('button', { name: 'Connect', exact: true }).click();
+            await page.getByRole('link', { name: /Google Mail ?, connected/ }).waitFor();
+          }
+          await expect
+            .poll(async () => JSON.stringify(await (await page.request.get('/api/assist/emails')).json()), {
+              timeout: 15_000,
+            })
+            .toContain('Menu for Friday');
+          await page.goto('/assist');
+          await page
+            .getByRole('region', { name: 'Email Digest' })
+            .getByRole('button', { name: /Menu for Friday/ })
+            .click();
+          const body = page.frameLocator('iframe[title="Email body"]');
+          const link = body.getByRole('link', { name: 'the menu' });
+          expect(await link.getAttribute('target')).toBe('_blank');
+          expect(await link.getAttribute('rel')).toMatch(/noopener/);
+          expect(await body.getByText('Hidden').getAttribute('href')).toBeNull();
+          await page.screenshot({ path: shotPath(`mail-link-${scheme}`) });
+          const [opened] = await Promise.all([context.waitForEvent('page'), link.click()]);
+          await opened.waitForLoadState();
+          expect(opened.url()).toBe(menu);
+          await opened.getByRole('heading', { name: 'Friday menu' }).waitFor();
+          await opened.screenshot({ path: shotPath(`mail-link-opened-${scheme}`) });
+          // The hidden script link leads nowhere: no second tab.
+          await body.getByText('Hidden').click();
+          await page.waitForTimeout(300);
+          expect(context.pages()).toHaveLength(2);
+        } finally {
+          await context.close();
+        }
+      }
+    } finally {
+      site.close();
+      // Leave nothing connected for the tests after this one.
+      for (const { id } of (await (await api('GET', '/api/integrations')).json()) as Array<{ id: number }>)
+        await api('DELETE', `/api/integrations/${id}`);
+    }
+  });
+
+  it('says a connection Google stopped accepting needs reconnecting, and reconnects it', async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      const { context, page } = await phonePage(stack.browser, origin, scheme, { cookie: stack.cookie });
+      page.setDefaultTimeout(15_000);
+      try {
+        await page.goto('/integrations/google/email');
+        await page.getByRole('button', { name: 'Connect', exact: true }).click();
+        await page.getByRole('link', { name: /Google Mail ?, connected/ }).waitFor();
+        // Google stops accepting the account's tokens; the next action finds out.
+        google.state.refuseAccess = true;
+        const refused = await page.request.post('/api/email/send?draft=true', {
+          data: { to: 'a@example.com', subject: 'S', body: 'B' },
+        });
+        expect(refused.status()).toBe(409);
+        await page.reload();
+        const card = page.getByRole('link', { name: /Google Mail ?, not connected, needs reconnecting/ });
+        await card.waitFor();
+        await page.screenshot({ path: shotPath(`integrations-reconnect-${scheme}`) });
+
+        await card.click();
+        await page.getByText('Needs reconnecting', { exact: true }).waitFor();
+        await page
+          .getByRole('alert')
+          .getByText('Google no longer accepts this connection. Please reconnect.')
+          .waitFor();
+        await page.getByRole('button', { name: 'Disconnect' }).waitFor();
+        await page.screenshot({ path: shotPath(`integration-reconnect-${scheme}`) });
+        google.state.refuseAccess = false;
+        await page.getByRole('button', { name: 'Reconnect', exact: true }).click();
+        await page.waitForURL(/\/integrations$/);
+        await page.getByRole('link', { name: /Google Mail ?, connected/ }).waitFor();
+
+        await page.goto('/integrations/google/email');
+        await page.getByRole('button', { name: 'Disconnect' }).click();
+        await page.getByRole('alertdialog').getByRole('button', { name: 'Disconnect' }).click();
+        await page.waitForURL(/\/integrations$/);
+      } finally {
+        google.state.refuseAccess = false;
+        await context.close();
+      }
     }
   });
 

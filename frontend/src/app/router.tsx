@@ -10,12 +10,28 @@ import { paths } from '@/config/paths';
 import { GuestRoute } from '@/features/auth/components/guest-route';
 import { ProtectedRoute } from '@/features/auth/components/protected-route';
 
-/** Loads a screen's module only when its route is first visited (keeps the first bundle small). */
+/**
+ * Loads a screen's module only when its route is first visited (keeps the first bundle small). A
+ * module's `prefetch` runs as the route's loader: the screen's queries start once its code is
+ * there, without waiting for its first render.
+ */
 function screen<K extends string>(
-  load: () => Promise<Record<K, ComponentType>>,
+  load: () => Promise<Record<K, ComponentType> & { prefetch?: () => void }>,
   name: K,
 ): RouteObject['lazy'] {
-  return async () => ({ Component: (await load())[name] });
+  return async () => {
+    const module = await load();
+    const { prefetch } = module;
+    return {
+      Component: module[name],
+      ...(prefetch && {
+        loader: () => {
+          prefetch();
+          return null;
+        },
+      }),
+    };
+  };
 }
 
 /** The complete route table of spec section 2. */

@@ -5,12 +5,15 @@ import {
   thoughtsInternalContract,
 } from '@haven/contracts/internal';
 import { createLlm } from '@haven/kit/llm';
+import { createFairShare } from '@haven/kit/fair-share';
 import { createDuplicateKeys } from '@haven/kit/portability';
+import { createRateLimiter } from '@haven/kit/rate-limit';
 import { repoPath } from '@haven/kit/paths';
 import type { ServiceDefinition } from '@haven/kit/service';
 import { userDeletionJob } from '@haven/kit/user-deletion';
 import { outbox } from './db/schema';
 import { createAssistant } from './domain/assistant';
+import { sealStoredMetadata } from './domain/message-metadata';
 import { createPortability } from './domain/portability';
 import type { ReplySources } from './domain/reply';
 import { replyJob } from './jobs/reply.job';
@@ -35,6 +38,7 @@ export const assistantService: ServiceDefinition = {
       includeThoughtContent: async (userId) => (await auth(userId).preferences()).body.includeThoughtContent,
       digest: async (userId, timezoneOffset) =>
         (await integrations(userId).digest({ query: { timezoneOffset: String(timezoneOffset) } })).body,
+      waiting: async (userId) => (await integrations(userId).waiting()).body,
       invitations: async (userId) => (await integrations(userId).calendarEvents()).body,
       connections: async (userId) => (await integrations(userId).connections()).body,
       slackMentions: async (userId) => (await integrations(userId).slackMentions()).body,
@@ -50,13 +54,21 @@ export const assistantService: ServiceDefinition = {
       db: deps.db,
       uow: deps.uow,
       cipher: deps.cipher,
-      llm: createLlm(deps.config),
+      llm: createLlm(deps.config, deps.metrics),
       sources,
       log: deps.log,
     });
+    // Metadata written before it was encrypted is sealed in the background by processes that run
+    // workers (an API-only replica leaves it to them); until then a row reads as it is stored.
+    const stopSealing = new AbortController();
+    const sealing = deps.config.RUN_WORKERS
+      ? sealStoredMetadata({ ...deps, signal: stopSealing.signal }).catch((err: unknown) =>
+          deps.log.error({ err }, 'sealing stored message metadata failed; the next start tries again'),
+        )
+      : undefined;
     return {
       routes: [
-        assistantRoutes(assistant),
+        assistantRoutes(assistant, createRateLimiter(deps.redis, deps.config.REDIS_PREFIX)),
         portabilityRoutes(
           createPortability({
             db: deps.db,
@@ -66,7 +78,20 @@ export const assistantService: ServiceDefinition = {
           }),
         ),
       ],
-      jobs: [replyJob(assistant), userDeletionJob('assistant', { uow: deps.uow, schema: 'assistant' })],
+      jobs: [
+        replyJob(
+          assistant,
+          // One reply of a user at a time; a slot left by a worker that died frees itself after the
+          // longest a reply can take (a few model calls, each bounded by OPENAI_TIMEOUT_MS).
+          createFairShare(deps.redis, {
+            prefix: deps.config.REDIS_PREFIX,
+            name: 'reply',
+            perKey: 1,
+            leaseMs: 120_000,
+          }),
+        ),
+        userDeletionJob('assistant', { uow: deps.uow, schema: 'assistant' }),
+      ],
       reconcilers: [
         {
           name: 'assistant-unanswered',
@@ -75,6 +100,10 @@ export const assistantService: ServiceDefinition = {
           findOverdue: () => assistant.unanswered(),
         },
       ],
+      async close() {
+        stopSealing.abort();
+        await sealing;
+      },
     };
   },
 };

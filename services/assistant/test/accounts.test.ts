@@ -1,5 +1,5 @@
 import type { CalendarAnswer } from '@haven/contracts/calendar';
-import type { EmailDigest } from '@haven/contracts/mail';
+import type { EmailDigest, WaitingAnswer } from '@haven/contracts/mail';
 import { createLlm } from '@haven/kit/llm';
 import { createLogger } from '@haven/kit/logger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +40,25 @@ const digest: EmailDigest = {
     },
   ],
 };
+const waiting: WaitingAnswer = {
+  connected: true,
+  days: 3,
+  threads: [
+    {
+      threadId: 't9',
+      to: 'Ana Lima',
+      subject: 'Budget figures',
+      since: '2026-11-18T09:00:00.000Z',
+      days: 4,
+      nudge: {
+        to: 'Ana Lima <ana@example.com>',
+        subject: 'Re: Budget figures',
+        body: 'Hi Ana, …',
+        threadId: 't9',
+      },
+    },
+  ],
+};
 const invitations: CalendarAnswer = {
   connected: true,
   events: [
@@ -59,6 +78,7 @@ function sources(overrides: Partial<ReplySources> = {}): ReplySources {
     range: async () => [],
     includeThoughtContent: async () => true,
     digest: async () => digest,
+    waiting: async () => waiting,
     invitations: async () => invitations,
     connections: async () => ({ email: true, calendar: true, messages: false, documents: false }),
     slackMentions: async () => ({ connected: false, items: [] }),
@@ -111,6 +131,19 @@ describe('without a model', () => {
       ask('my calendar this week'),
     );
     expect(notConnected.used.calendar).toBeUndefined();
+  });
+
+  it('lists the questions the user is still waiting on, not the replies they owe', async () => {
+    const reply = await localReply(sources(), ask("Who hasn't answered my emails?"));
+    expect(reply.content).toContain('1 of your questions have waited 3 days or more for an answer');
+    expect(reply.content).toContain('**Ana Lima** — Budget figures (4 days)');
+    expect(reply.content).not.toContain('Priya');
+    expect(reply.used.email).toBe(true);
+    const none = await localReply(
+      sources({ waiting: async () => ({ ...waiting, days: 1, threads: [] }) }),
+      ask('Anyone I should follow up with?'),
+    );
+    expect(none.content).toContain('No question you sent has waited 1 day or more for an answer.');
   });
 
   it('leaves other questions to the thoughts', async () => {
@@ -182,6 +215,52 @@ describe('with a model', () => {
       expect(proposed.used.calendar).toBeUndefined();
     } finally {
       await calendarModel.stop();
+    }
+  });
+
+  it('runs list_waiting_for_answer: whom the user waits for, bounded, without the nudge texts', async () => {
+    const results: string[] = [];
+    const waitModel = await startOpenAiDouble({
+      reply: (request) => {
+        const last = request.messages.at(-1)!;
+        if (last.role === 'user') return toolCalls([{ name: 'list_waiting_for_answer', arguments: {} }]);
+        results.push(String(last.content));
+        return 'Ana has not answered about the budget figures for 4 days.';
+      },
+    });
+    try {
+      const llm = createLlm({
+        OPENAI_BASE_URL: waitModel.url,
+        OPENAI_API_KEY: undefined,
+        OPENAI_MODEL: 'test',
+      });
+      const many: WaitingAnswer = {
+        ...waiting,
+        threads: Array.from({ length: 30 }, (_, i) => ({ ...waiting.threads[0]!, threadId: `t${i}` })),
+      };
+      const reply = await writeReply(
+        { llm, sources: sources({ waiting: async () => many }), log },
+        ask('Who do I need to chase?'),
+      );
+      expect(reply.used.email).toBe(true);
+      // In the envelope every reading tool's data travels in (untrusted, with its provenance).
+      const result = JSON.parse(results[0]!) as {
+        source: string;
+        afterDays: number;
+        untrusted_data: unknown[];
+      };
+      expect(result.source).toBe('gmail');
+      expect(result.afterDays).toBe(3);
+      expect(result.untrusted_data).toHaveLength(20);
+      expect(result.untrusted_data[0]).toEqual({
+        id: 't0',
+        waitingFor: 'Ana Lima',
+        subject: 'Budget figures',
+        lastWrote: '2026-11-18T09:00:00.000Z',
+        days: 4,
+      });
+    } finally {
+      await waitModel.stop();
     }
   });
 

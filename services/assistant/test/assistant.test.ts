@@ -119,4 +119,28 @@ describe('replies without a model', () => {
     const all = (await me.messages(c.id)).body as Message[];
     expect(all.map((m) => m.type)).toEqual(['user', 'assistant']);
   });
+
+  it('takes a second click that arrives after the reply for the same ask, and a new question for a new one', async () => {
+    const me = stack.as(nextUser++);
+    const c = await me.conversation();
+    const posted = (await me.post(c.id, 'Anything about bees?')).body as Message;
+    await me.query(c.id, 'Anything about bees?');
+    await me.replyTo(posted.id, c.id);
+    await me.query(c.id, 'Anything about bees?');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(((await me.messages(c.id)).body as Message[]).map((m) => m.type)).toEqual(['user', 'assistant']);
+
+    await me.query(c.id, 'And about honey?');
+    await expect.poll(async () => ((await me.messages(c.id)).body as Message[]).length).toBe(4);
+  });
+
+  it('stores a question asked many times at once without storing it first only once', async () => {
+    const me = stack.as(nextUser++);
+    const c = await me.conversation();
+    await Promise.all(Array.from({ length: 6 }, () => me.query(c.id, 'Anything about wasps?')));
+    await expect.poll(async () => ((await me.messages(c.id)).body as Message[]).length).toBe(2);
+    await new Promise((r) => setTimeout(r, 300));
+    const all = (await me.messages(c.id)).body as Message[];
+    expect(all.map((m) => m.type)).toEqual(['user', 'assistant']);
+  });
 });

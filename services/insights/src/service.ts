@@ -30,7 +30,7 @@ export const insightsService: ServiceDefinition = {
       uow: deps.uow,
       cipher: deps.cipher,
       sources,
-      llm: createLlm(deps.config),
+      llm: createLlm(deps.config, deps.metrics),
       log: deps.log,
     });
     return {

@@ -2,12 +2,15 @@ import { appUrl as publicUrl } from '@haven/kit/config';
 import { deriveKey } from '@haven/kit/keys';
 import { createLlm } from '@haven/kit/llm';
 import { repoPath } from '@haven/kit/paths';
+import { observeProviderCalls } from '@haven/kit/provider-calls';
 import type { ServiceDefinition } from '@haven/kit/service';
 import { userDeletionJob } from '@haven/kit/user-deletion';
 import { outbox } from './db/schema';
 import { createAccounts } from './domain/accounts';
 import { createAssist } from './domain/assist';
 import { createIntegrations } from './domain/integrations';
+import { followUpsRepository } from './db/follow-ups.repository';
+import { createFollowUps } from './domain/mail/follow-ups';
 import { createMailSync } from './domain/mail/sync';
 import { createStateStore } from './domain/oauth-state';
 import { createProviders } from './domain/providers';
@@ -24,8 +27,9 @@ export const integrationsService: ServiceDefinition = {
     const { config, db, cipher, log } = deps;
     const appUrl = publicUrl(config);
     const google = { ...config, appUrl };
-    const llm = createLlm(config);
+    const llm = createLlm(config, deps.metrics);
     const accounts = createAccounts({ db, cipher, google, log });
+    const followUps = createFollowUps({ repo: followUpsRepository(db), cipher, accounts });
     const workspace = createWorkspace({ db, cipher, accounts, settings: google, log });
     const integrations = createIntegrations({
       db,
@@ -35,23 +39,39 @@ export const integrationsService: ServiceDefinition = {
       states: createStateStore(db, deriveKey(config.INTERNAL_SECRET, 'oauth-state')),
       google,
       accounts,
+      followUps,
       providers: createProviders(google),
       syncIntervalMs: config.SYNC_INTERVAL_MS,
       log,
+    });
+    // Every call to a provider is measured where it leaves the process, whichever client makes it.
+    const stopMeasuring = observeProviderCalls(deps.metrics, {
+      google: [
+        config.GOOGLE_API_ROOT_URL,
+        config.GOOGLE_TOKEN_URL,
+        'https://gmail.googleapis.com',
+        'https://oauth2.googleapis.com',
+        'https://openidconnect.googleapis.com',
+      ],
+      slack: [config.SLACK_API_URL],
+      notion: [config.NOTION_API_URL],
     });
     const assist = createAssist({ db, cipher, accounts, google, llm, log });
     const sync = createSyncJobs({
       db,
       cipher,
       accounts,
-      mail: createMailSync({ db, cipher, log, llm }),
+      mail: createMailSync({ db, cipher, log, llm, followUps }),
       workspace,
       apiRoot: config.GOOGLE_API_ROOT_URL,
       intervalMs: config.SYNC_INTERVAL_MS,
       log,
     });
     return {
-      routes: [integrationsRoutes(integrations, appUrl), ...assistRoutes(integrations, assist, workspace)],
+      routes: [
+        integrationsRoutes(integrations, appUrl),
+        ...assistRoutes(integrations, assist, workspace, followUps),
+      ],
       jobs: [
         ...sync.jobs,
         // Tokens are revoked at the providers before the rows go.
@@ -62,6 +82,7 @@ export const integrationsService: ServiceDefinition = {
         }),
       ],
       reconcilers: sync.reconcilers,
+      close: async () => stopMeasuring(),
     };
   },
 };

@@ -210,17 +210,8 @@ describe('using the account', () => {
     expect((await connected(me, 'email')).connected).toBe(true);
   });
 
-  it('takes a 401 from the API (revoked at Google, access token not yet expired) for a lost grant', async () => {
-    const me = as();
-    const account = await connected(me, 'email');
-    // The access token is good for an hour as far as the client knows (as after any refresh it
-    // stored), so it calls Gmail without refreshing; revoked from the user's Google account page,
-    // Gmail answers 401.
-    await svc.deps.db
-      .update(integrations)
-      .set({ expiresAt: new Date(Date.now() + 3_600_000) })
-      .where(eq(integrations.id, account.id));
-    google.revokeAll();
+  /** A draft is refused as a lost grant (409 with the reason), and the account lists as needing reconnecting. */
+  async function expectDraftRefusedAsRevoked(me: ReturnType<typeof as>, accountId: number) {
     const refused = await me.post('/api/email/send?draft=true', {
       to: 'a@example.com',
       subject: 'S',
@@ -235,15 +226,45 @@ describe('using the account', () => {
     });
     const [listed] = (await me.get('/api/integrations?type=email')).body as Integration[];
     expect(listed).toMatchObject({
-      id: account.id,
+      id: accountId,
       connected: false,
       settings: { error: expect.stringMatching(/reconnect/) },
     });
+  }
+
+  it('takes a 401 from the API (revoked at Google, access token not yet expired) for a lost grant', async () => {
+    const me = as();
+    const account = await connected(me, 'email');
+    // The access token is good for an hour as far as the client knows (as after any refresh it
+    // stored), so it calls Gmail without refreshing; revoked from the user's Google account page,
+    // Gmail answers 401.
+    await svc.deps.db
+      .update(integrations)
+      .set({ expiresAt: new Date(Date.now() + 3_600_000) })
+      .where(eq(integrations.id, account.id));
+    google.revokeAll();
+    await expectDraftRefusedAsRevoked(me, account.id);
     // Its syncs stop: the due round no longer queues it.
     const calls = google.state.calls.length;
     await h.dueNow(account.id);
     await new Promise((r) => setTimeout(r, 300));
     expect(google.state.calls.length).toBe(calls);
+  });
+
+  it('takes a 401 that a fresh token does not cure (invalid_token) for a lost grant, not a failed call', async () => {
+    const me = as();
+    const account = await connected(me, 'email');
+    google.state.refuseAccess = true;
+    try {
+      const refreshes = google.state.tokenRequests.length;
+      const drafts = google.state.drafts.length;
+      await expectDraftRefusedAsRevoked(me, account.id);
+      // The client did try a fresh token first: the refresh worked, the API still said no.
+      expect(google.state.tokenRequests.length).toBeGreaterThan(refreshes);
+      expect(google.state.drafts).toHaveLength(drafts);
+    } finally {
+      google.state.refuseAccess = false;
+    }
   });
 
   it('says a permission left out at consent needs reconnecting, from an action and from a sync', async () => {

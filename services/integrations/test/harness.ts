@@ -26,6 +26,7 @@ export async function startIntegrations(env: Record<string, string> = {}) {
     ...env,
   });
   let nextUser = 500;
+  let nextAccount = 0;
 
   /** Calls the service as the gateway does, for `userId` (null: a visitor on a public route). */
   function as(userId: number | null = nextUser++) {
@@ -133,9 +134,17 @@ export async function startIntegrations(env: Record<string, string> = {}) {
     return row!;
   }
 
+  /** A fresh user whose consents open a fresh Google account of the stand-in. */
+  function newUser() {
+    const address = `user${++nextAccount}@example.com`;
+    google.state.consentAs = address;
+    return { me: as(), account: google.account(address), address };
+  }
+
   return {
     google,
     slack,
+    newUser,
     notion,
     connectedTo,
     svc,

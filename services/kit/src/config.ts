@@ -41,6 +41,11 @@ export const ConfigSchema = z.object({
   /** The port this process listens on: the gateway's (default 8080) or, in distributed mode, a service's. */
   PORT: optional(port),
   HOST: withDefault(z.string().min(1), '0.0.0.0'),
+  /**
+   * The gateway's internal port for Prometheus' `/metrics` (default 9464), apart from its public
+   * port so that no public route reaches it. Services answer `/metrics` on their own (internal) port.
+   */
+  METRICS_PORT: optional(port),
   APP_URL: optional(url(['http:', 'https:'])),
   DATA_DIR: withDefault(z.string().min(1), './data'),
   DATABASE_URL: optional(url(['postgres:', 'postgresql:'])),
@@ -72,6 +77,11 @@ export const ConfigSchema = z.object({
    * for a server known not to support json_schema (one call per answer instead of two).
    */
   OPENAI_JSON_MODE: withDefault(z.enum(['json_schema', 'json_object']), 'json_schema'),
+  /**
+   * How long one model call of an assistant reply may take before it is given up (and tried once
+   * more): a hanging model server is told to the user in seconds, not minutes.
+   */
+  OPENAI_TIMEOUT_MS: withDefault(z.coerce.number().int().min(500).max(600_000), '8000'),
   GOOGLE_CLIENT_ID: optional(z.string().min(1)),
   GOOGLE_CLIENT_SECRET: optional(z.string().min(1)),
   GOOGLE_AUTH_URL: withDefault(url(['http:', 'https:']), 'https://accounts.google.com/o/oauth2/v2/auth'),
@@ -107,6 +117,11 @@ export const ConfigSchema = z.object({
         'must be true, a hop count, loopback, or addresses/CIDR ranges, comma-separated',
       ),
   ),
+  /**
+   * Opens the queue dashboard at the gateway's `/ops/queues` to whoever presents it (Bearer, or as the
+   * Basic password a browser asks for). Unset: no dashboard at all. Never a user session.
+   */
+  OPERATOR_TOKEN: optional(secret),
   /** Folder of the built SPA the gateway serves. */
   STATIC_DIR: optional(z.string().min(1)),
   /** First delay before a failed job is retried; each next one doubles. */

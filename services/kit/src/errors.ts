@@ -41,6 +41,8 @@ export const notConnected = (message: string) => new AppError(409, 'not_connecte
 export const reconnectRequired = (message: string) => new AppError(409, 'reconnect_required', message);
 export const payloadTooLarge = (message = 'Request body is too large') =>
   new AppError(413, 'payload_too_large', message);
+/** The body is of a type the route does not take (`Content-Type`). */
+export const unsupportedMediaType = (message: string) => new AppError(415, 'unsupported_media_type', message);
 export const rateLimited = (retryAfter: number, message = 'Too many requests. Please try again later.') =>
   new AppError(429, 'rate_limited', message, { retryAfter });
 export const unavailable = (

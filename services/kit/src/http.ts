@@ -16,6 +16,7 @@ import {
 } from './errors';
 import { requireInternalToken, type InternalIdentity } from './internal-auth';
 import type { Logger } from './logger';
+import { METRICS_PATH, metricsRouter, type Metrics } from './metrics';
 
 export { redirect, reply } from './answers';
 
@@ -70,7 +71,7 @@ function parsePart(schema: z.ZodType | undefined, value: unknown, where: string)
 }
 
 /** Routes with fewer `:params` first, so `/api/thoughts/range` is matched before `/api/thoughts/:id`. */
-function paramCount(path: string): number {
+export function paramCount(path: string): number {
   return path.split('/').filter((s) => s.startsWith(':')).length;
 }
 
@@ -107,6 +108,8 @@ export function mountContract(router: Router, routes: ContractRoutes, options: M
     const needsUser = (req: Request) => !isPublicRoute(req.baseUrl + req.path);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
     router[method](route.path, async (req: Request, res: Response) => {
+      // The template, not the concrete path, labels the request's metrics (no ids in labels).
+      res.locals.route = route.path;
       const identity = res.locals.identity as InternalIdentity;
       if (!callers.includes(identity.caller))
         throw forbidden(`${identity.caller} may not call ${route.path}`);
@@ -149,6 +152,8 @@ export interface ServiceAppOptions {
   internalSecret: string;
   /** `/healthz` and `/readyz`, mounted before the internal-token check. */
   health: Router;
+  /** Served at `/metrics` (before the internal-token check: the port is internal) and fed each request. */
+  metrics: Metrics;
   /** The service's `/api` and `/internal` contracts with their handlers. */
   routes: ContractRoutes[];
   /** Largest JSON body accepted, e.g. '1mb'; audio routes raise it. */
@@ -157,8 +162,8 @@ export interface ServiceAppOptions {
 }
 
 /**
- * Builds (never listens) the Express app every service shares: request id and log context, health
- * routes, the internal-token check, JSON body parsing with a size limit, the routes, a JSON 404 and
+ * Builds (never listens) the Express app every service shares: request id, log context and request
+ * metrics, health routes and `/metrics`, the internal-token check, JSON body parsing with a size limit, the routes, a JSON 404 and
  * the one error middleware.
  */
 export function createServiceApp(options: ServiceAppOptions): Express {
@@ -170,8 +175,16 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     res.setHeader(REQUEST_ID_HEADER, requestId);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      if (req.path === '/healthz' || req.path === '/readyz') return;
+      if (req.path === '/healthz' || req.path === '/readyz' || req.path === METRICS_PATH) return;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      options.metrics.http.observe(
+        {
+          method: req.method,
+          route: (res.locals.route as string) ?? 'unmatched',
+          status_code: res.statusCode,
+        },
+        ms / 1000,
+      );
       runWithContext({ requestId }, () =>
         options.log.info(
           { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
@@ -187,6 +200,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     );
   });
   app.use(options.health);
+  app.use(metricsRouter(options.metrics.registry));
   app.use(requireInternalToken(options.internalSecret, options.name));
   app.use((req, res, next) => {
     const ctx = currentContext();

@@ -1,6 +1,16 @@
-import OpenAI, { toFile } from 'openai';
+import {
+  BrokenCircuitError,
+  circuitBreaker,
+  ConsecutiveBreaker,
+  ExponentialBackoff,
+  handleWhen,
+  retry,
+  wrap,
+} from 'cockatiel';
+import OpenAI, { APIConnectionTimeoutError, APIError, toFile } from 'openai';
 import { z } from 'zod';
 import type { Config } from './config';
+import type { Metrics } from './metrics';
 
 /**
  * The one small module every AI feature goes through: any OpenAI-compatible server (OpenAI,
@@ -18,7 +28,9 @@ export interface Llm {
   }): Promise<z.infer<S>>;
   /**
    * One turn of a conversation with tools: the model answers with text, or asks for tool calls the
-   * caller executes and feeds back (as `tool` messages) in the next turn.
+   * caller executes and feeds back (as `tool` messages) in the next turn. Someone is waiting for it:
+   * it times out after OPENAI_TIMEOUT_MS and is tried once more, and rejects at once while the
+   * model server is known to be down (see `isModelUnavailable`).
    */
   chat(request: {
     messages: ChatMessage[];
@@ -47,6 +59,26 @@ export interface ToolCall {
   id: string;
   name: string;
   arguments: string;
+}
+
+/** Consecutive failed calls (timeouts, refused connections, 5xx, 429) that mark the model server down. */
+export const BREAKER_FAILURES = 3;
+/** How long calls are refused once it is down, before one call is let through to see if it is back. */
+export const BREAKER_HALF_OPEN_MS = 10_000;
+
+/** An error that says the model server did not answer (down, hanging, overloaded), not a bad request. */
+function isOutage(err: unknown): boolean {
+  if (err instanceof OpenAI.APIConnectionError) return true; // refused, reset, or timed out
+  const status = (err as { status?: number }).status;
+  return err instanceof OpenAI.APIError && (status === 408 || status === 429 || (status ?? 0) >= 500);
+}
+
+/**
+ * True when a model call failed because the model server is not answering (or was known not to be,
+ * and was not asked): the caller can say so to the user instead of retrying for minutes.
+ */
+export function isModelUnavailable(err: unknown): boolean {
+  return err instanceof BrokenCircuitError || isOutage(err);
 }
 
 /** The model used for speech to text (Whisper's API name). */
@@ -80,13 +112,59 @@ function parseAnswer<S extends z.ZodType>(content: string | null | undefined, sc
   return parsed.data;
 }
 
+/** What kind of failure a model request met, as a bounded label for the error counter. */
+export function modelErrorKind(err: unknown): string {
+  if (err instanceof APIConnectionTimeoutError) return 'timeout';
+  if (err instanceof APIError && err.status !== undefined) {
+    if (err.status === 429) return 'rate_limited';
+    return err.status >= 500 ? 'server_error' : 'client_error';
+  }
+  if (err instanceof APIError) return 'connection';
+  return 'other';
+}
+
+/** What the model server says it used: chat completions name it prompt/completion, audio input/output. */
+interface Usage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  input_tokens?: number;
+  output_tokens?: number;
+}
+
+/**
+ * Times one request to the model server and counts its tokens (where the server reports them) and,
+ * on failure, its kind of error. Without metrics it only runs the request.
+ */
+function measure(metrics: Metrics | undefined) {
+  return async <T>(operation: string, request: () => Promise<T>): Promise<T> => {
+    if (!metrics) return request();
+    const end = metrics.model.startTimer({ operation });
+    try {
+      const answer = await request();
+      end({ outcome: 'ok' });
+      const usage = (answer as { usage?: Usage | null }).usage;
+      const prompt = usage?.prompt_tokens ?? usage?.input_tokens;
+      const completion = usage?.completion_tokens ?? usage?.output_tokens;
+      if (prompt) metrics.modelTokens.inc({ operation, type: 'prompt' }, prompt);
+      if (completion) metrics.modelTokens.inc({ operation, type: 'completion' }, completion);
+      return answer;
+    } catch (err) {
+      end({ outcome: 'error' });
+      metrics.modelErrors.inc({ operation, kind: modelErrorKind(err) });
+      throw err;
+    }
+  };
+}
+
 /**
  * The configured LLM, or null when none is (a supported mode: callers use local fallbacks). A base
- * URL alone is enough: Ollama, LM Studio and vLLM need no key.
+ * URL alone is enough: Ollama, LM Studio and vLLM need no key. With `metrics`, every request is
+ * measured (`haven_model_*`).
  */
 export function createLlm(
   config: Pick<Config, 'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'OPENAI_MODEL'> &
-    Partial<Pick<Config, 'OPENAI_JSON_MODE'>>,
+    Partial<Pick<Config, 'OPENAI_JSON_MODE' | 'OPENAI_TIMEOUT_MS'>>,
+  metrics?: Metrics,
 ): Llm | null {
   if (!config.OPENAI_API_KEY && !config.OPENAI_BASE_URL) return null;
   const client = new OpenAI({
@@ -97,15 +175,35 @@ export function createLlm(
   // Decided by configuration, never learnt: one refused request must not change how every later
   // request of this process asks (two replicas would behave differently).
   const objectFirst = config.OPENAI_JSON_MODE === 'json_object';
+  // One breaker for every call of this process to the model server: after BREAKER_FAILURES calls in
+  // a row that got no answer, calls fail at once (insights fall back to their local engine, a reply
+  // says the assistant is not answering) until a probe call after BREAKER_HALF_OPEN_MS succeeds.
+  // Each process learns this on its own, within a few calls; no shared state is needed for that.
+  const breaker = circuitBreaker(handleWhen(isOutage), {
+    halfOpenAfter: BREAKER_HALF_OPEN_MS,
+    breaker: new ConsecutiveBreaker(BREAKER_FAILURES),
+  });
+  // A reply's call is tried once more after a short, jittered pause, unless the breaker is open.
+  const retryOnce = retry(handleWhen(isOutage), {
+    maxAttempts: 1,
+    backoff: new ExponentialBackoff({ initialDelay: 500, maxDelay: 2000 }),
+  });
+  const replyPolicy = wrap(retryOnce, breaker);
+  const replyTimeoutMs = config.OPENAI_TIMEOUT_MS ?? 8000;
+  const measured = measure(metrics);
 
   async function complete(
     messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[],
     responseFormat: OpenAI.Chat.Completions.ChatCompletionCreateParams['response_format'],
     timeoutMs: number,
   ): Promise<string | null | undefined> {
-    const completion = await client.chat.completions.create(
-      { model: config.OPENAI_MODEL, messages, response_format: responseFormat },
-      { timeout: timeoutMs },
+    const completion = await breaker.execute(() =>
+      measured('json', () =>
+        client.chat.completions.create(
+          { model: config.OPENAI_MODEL, messages, response_format: responseFormat },
+          { timeout: timeoutMs },
+        ),
+      ),
     );
     return completion.choices[0]?.message?.content;
   }
@@ -148,32 +246,46 @@ export function createLlm(
           return asObject();
         }
       };
+      const parsed = async () => {
+        const content = await ask();
+        try {
+          return parseAnswer(content, schema);
+        } catch (err) {
+          metrics?.modelErrors.inc({ operation: 'json', kind: 'invalid_answer' });
+          throw err;
+        }
+      };
       try {
-        return parseAnswer(await ask(), schema);
+        return await parsed();
       } catch (err) {
         if ((err as { status?: number }).status !== undefined) throw err;
-        return parseAnswer(await ask(), schema);
+        return parsed();
       }
     },
-    async chat({ messages, tools, timeoutMs = 60_000 }) {
-      const completion = await client.chat.completions.create(
-        {
-          model: config.OPENAI_MODEL,
-          messages,
-          ...(tools && tools.length > 0
-            ? {
-                tools: tools.map((t) => ({
-                  type: 'function' as const,
-                  function: {
-                    name: t.name,
-                    description: t.description,
-                    parameters: z.toJSONSchema(t.parameters) as Record<string, unknown>,
-                  },
-                })),
-              }
-            : {}),
-        },
-        { timeout: timeoutMs },
+    async chat({ messages, tools, timeoutMs = replyTimeoutMs }) {
+      const completion = await replyPolicy.execute(() =>
+        measured('chat', () =>
+          client.chat.completions.create(
+            {
+              model: config.OPENAI_MODEL,
+              messages,
+              ...(tools && tools.length > 0
+                ? {
+                    tools: tools.map((t) => ({
+                      type: 'function' as const,
+                      function: {
+                        name: t.name,
+                        description: t.description,
+                        parameters: z.toJSONSchema(t.parameters) as Record<string, unknown>,
+                      },
+                    })),
+                  }
+                : {}),
+            },
+            // The retry is ours (bounded, and none while the breaker is open), not the SDK's.
+            { timeout: timeoutMs, maxRetries: 0 },
+          ),
+        ),
       );
       const message = completion.choices[0]?.message;
       const toolCalls: ToolCall[] = (message?.tool_calls ?? []).flatMap((c) =>
@@ -182,9 +294,11 @@ export function createLlm(
       return { content: message?.content ?? null, toolCalls };
     },
     async transcribe(audio, { filename, mimeType, timeoutMs = 60_000 }) {
-      const result = await client.audio.transcriptions.create(
-        { file: await toFile(audio, filename, { type: mimeType }), model: TRANSCRIPTION_MODEL },
-        { timeout: timeoutMs },
+      const file = await toFile(audio, filename, { type: mimeType });
+      const result = await breaker.execute(() =>
+        measured('transcribe', () =>
+          client.audio.transcriptions.create({ file, model: TRANSCRIPTION_MODEL }, { timeout: timeoutMs }),
+        ),
       );
       return result.text.trim();
     },

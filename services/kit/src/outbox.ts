@@ -221,3 +221,18 @@ export async function deleteSentEvents(
     .returning({ id: table.id });
   return rows.length;
 }
+
+/** How many events wait to be published, and how long (seconds) the oldest has waited (0 when none). */
+export async function outboxBacklog(
+  db: Db,
+  table: OutboxTable,
+): Promise<{ pending: number; oldestAgeSeconds: number }> {
+  const [row] = await db
+    .select({
+      pending: sql<number>`count(*)::int`,
+      oldestAgeSeconds: sql<number>`coalesce(extract(epoch from now() - min(${table.createdAt})), 0)::float8`,
+    })
+    .from(table)
+    .where(isNull(table.sentAt));
+  return { pending: Number(row?.pending ?? 0), oldestAgeSeconds: Number(row?.oldestAgeSeconds ?? 0) };
+}

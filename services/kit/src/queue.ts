@@ -3,6 +3,7 @@ import { JOBS, jobFor, queuesConsumedBy, type JobPayload, type QueueName } from 
 import type { ServiceName } from '@haven/contracts/routes';
 import { currentContext, runWithContext } from './context';
 import type { Logger } from './logger';
+import { QUEUE_STATES, type Metrics, type QueueCounts } from './metrics';
 import { redisOptionsFrom } from './redis';
 
 export { UnrecoverableError };
@@ -163,6 +164,14 @@ export class QueueRegistry {
     await this.get(name).add(name, data, { ...options, jobId });
   }
 
+  /** Job counts by state of each named queue (for `/metrics`). */
+  async counts(names: readonly QueueName[]): Promise<Record<string, QueueCounts>> {
+    const entries = await Promise.all(
+      names.map(async (name) => [name, await this.get(name).getJobCounts(...QUEUE_STATES)] as const),
+    );
+    return Object.fromEntries(entries);
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     this.queues.clear();
@@ -189,8 +198,32 @@ export function assertJobRegistry(service: ServiceName, defs: JobDefinition[]): 
 
 export interface WorkerSet {
   workers: Worker[];
+  /**
+   * Throws naming each queue whose worker cannot take jobs: stopped, or one of its own Redis
+   * connections (not the service's) not connected. A readiness check (`/readyz`).
+   */
+  ready(): Promise<void>;
   /** Stops taking jobs and waits for the active ones to finish (SIGTERM). */
   close(): Promise<void>;
+}
+
+/**
+ * Times one job attempt into `haven_job_duration_seconds`: completed, failed, or delayed (the job
+ * asked to come back later, see `retryIn`).
+ */
+async function measured(
+  metrics: Metrics | undefined,
+  queue: string,
+  run: () => Promise<void>,
+): Promise<void> {
+  const end = metrics?.jobs.startTimer({ queue });
+  try {
+    await run();
+    end?.({ outcome: 'completed' });
+  } catch (err) {
+    end?.({ outcome: err instanceof DelayedError ? 'delayed' : 'failed' });
+    throw err;
+  }
 }
 
 /**
@@ -198,7 +231,12 @@ export interface WorkerSet {
  * Each job runs inside its request's log context; a failed attempt logs a line, and `onFailed` runs
  * after the last attempt only.
  */
-export function startWorkers(defs: JobDefinition[], connection: QueueConnection, log: Logger): WorkerSet {
+export function startWorkers(
+  defs: JobDefinition[],
+  connection: QueueConnection,
+  log: Logger,
+  metrics?: Metrics,
+): WorkerSet {
   const seen = new Set<string>();
   for (const def of defs) {
     if (seen.has(def.queue)) throw new Error(`Two handlers for queue ${def.queue}`);
@@ -212,16 +250,18 @@ export function startWorkers(defs: JobDefinition[], connection: QueueConnection,
       async (job: Job, token?: string) => {
         const data = job.data as Partial<JobData>;
         const requestId = data.meta?.requestId ?? `job-${job.id}`;
-        return runWithContext({ requestId, jobId: job.id }, async () => {
-          const parsed = schema.safeParse(data.payload);
-          if (!parsed.success)
-            throw new UnrecoverableError(`Invalid payload for ${def.queue}: ${parsed.error.message}`);
-          const retryIn = async (ms: number): Promise<never> => {
-            await job.moveToDelayed(Date.now() + ms, token);
-            throw new DelayedError();
-          };
-          await def.handle(parsed.data as never, { job, log, retryIn });
-        });
+        return runWithContext({ requestId, jobId: job.id }, () =>
+          measured(metrics, def.queue, async () => {
+            const parsed = schema.safeParse(data.payload);
+            if (!parsed.success)
+              throw new UnrecoverableError(`Invalid payload for ${def.queue}: ${parsed.error.message}`);
+            const retryIn = async (ms: number): Promise<never> => {
+              await job.moveToDelayed(Date.now() + ms, token);
+              throw new DelayedError();
+            };
+            await def.handle(parsed.data as never, { job, log, retryIn });
+          }),
+        );
       },
       {
         prefix: connection.prefix,
@@ -259,6 +299,22 @@ export function startWorkers(defs: JobDefinition[], connection: QueueConnection,
   });
   return {
     workers,
+    async ready() {
+      const down = await Promise.all(
+        workers.map(async (worker) => {
+          if (!worker.isRunning()) return `${worker.name} stopped`;
+          // ioredis' own state: a lost connection reads `reconnecting` at once, closed `end`. (The
+          // blocking connection waits for jobs; a ping would queue behind it.)
+          const backend = worker.getBackend();
+          for (const client of [await backend.client, await backend.blockingClient]) {
+            if (client && client.status !== 'ready') return `${worker.name} ${client.status}`;
+          }
+          return null;
+        }),
+      );
+      const problems = down.filter(Boolean);
+      if (problems.length > 0) throw new Error(`queue connection down: ${problems.join(', ')}`);
+    },
     async close() {
       await Promise.all(workers.map((w) => w.close()));
     },

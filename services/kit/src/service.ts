@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { queuesConsumedBy } from '@haven/contracts/jobs';
 import type { ServiceName } from '@haven/contracts/routes';
 import { ConfigError, loadConfig, requireSettings, type Config } from './config';
 import { createFieldCipher, type FieldCipher } from './crypto';
@@ -14,7 +15,8 @@ import {
   type ServiceUrls,
 } from './internal-client';
 import { createLogger, type Logger } from './logger';
-import { deleteSentEvents, startOutboxRelay } from './outbox';
+import { createMetrics, type Metrics } from './metrics';
+import { deleteSentEvents, outboxBacklog, startOutboxRelay } from './outbox';
 import type { OutboxTable } from './outbox-table';
 import { assertJobRegistry, QueueRegistry, startWorkers, type JobDefinition, type WorkerSet } from './queue';
 import {
@@ -38,6 +40,8 @@ export interface ServiceDeps {
   uow: UnitOfWork;
   /** Typed clients for other services' internal routes, signed as this service. */
   internal: InternalClients;
+  /** This service's Prometheus series (its own registry, served at `/metrics`). */
+  metrics: Metrics;
 }
 
 /** What the composition root hands the runner: the routes to mount and the queue tasks to run. */
@@ -115,6 +119,10 @@ export async function startService(def: ServiceDefinition, options: StartOptions
   };
   const queues = new QueueRegistry(connection);
   const relay = startOutboxRelay({ db, table: def.outboxTable, queues, log });
+  const metrics = createMetrics(def.name, {
+    queues: () => queues.counts(queuesConsumedBy(def.name)),
+    outbox: () => outboxBacklog(db, def.outboxTable),
+  });
   const urls = options.serviceUrls ?? (() => serviceUrlsFrom(config));
   const deps: ServiceDeps = {
     config,
@@ -128,12 +136,14 @@ export async function startService(def: ServiceDefinition, options: StartOptions
     ),
     uow: createUnitOfWork({ db, table: def.outboxTable, relay }),
     internal: createInternalClients({ secret: config.INTERNAL_SECRET, caller: def.name, urls }),
+    metrics,
   };
 
   const parts = def.build(deps);
   assertJobRegistry(def.name, parts.jobs);
   const runWorkers = options.runWorkers ?? config.RUN_WORKERS;
-  const workers = runWorkers && parts.jobs.length > 0 ? startWorkers(parts.jobs, connection, log) : undefined;
+  const workers =
+    runWorkers && parts.jobs.length > 0 ? startWorkers(parts.jobs, connection, log, metrics) : undefined;
   // Every service keeps its outbox small: published events go after the retention period.
   const periodic: PeriodicTask[] = [
     ...(parts.periodic ?? []),
@@ -156,9 +166,12 @@ export async function startService(def: ServiceDefinition, options: StartOptions
     internalSecret: config.INTERNAL_SECRET,
     jsonLimit: def.jsonLimit,
     checkAnswers: config.NODE_ENV !== 'production',
+    metrics,
     health: healthRouter(def.name, {
       database: () => pingDatabase(db),
       redis: () => redis.ping(),
+      // The workers hold Redis connections of their own: one that is lost stops the jobs alone.
+      ...(workers ? { workers: () => workers.ready() } : {}),
     }),
     routes: config.RUN_API ? parts.routes : [],
   });

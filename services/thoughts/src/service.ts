@@ -27,7 +27,7 @@ export const thoughtsService: ServiceDefinition = {
       cipher: deps.cipher,
       tags,
       keys: dedupeKeys,
-      llm: createLlm(deps.config),
+      llm: createLlm(deps.config, deps.metrics),
       log: deps.log,
     });
     // Plaintext tags from before they were encrypted, and tags indexed under a rotated-out key, are

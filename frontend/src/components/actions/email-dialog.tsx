@@ -10,17 +10,21 @@ import { useSendEmail } from './use-send-email';
 interface EmailDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  prefill?: { to?: string; subject?: string; body?: string };
+  /** With a `threadId` the e-mail answers that thread of the mail account (a digest's nudge). */
+  prefill?: { to?: string; cc?: string; subject?: string; body?: string; threadId?: string };
   /** askBeforeEmails: confirm before sending. */
   confirm: boolean;
+  /** After a draft was saved or the e-mail sent (the dialog then closes). */
+  onDone?: (email: OutgoingEmailInput, mode: 'draft' | 'send') => void;
 }
 
-const empty = (prefill: EmailDialogProps['prefill']): Required<Omit<OutgoingEmailInput, 'threadId'>> => ({
+const empty = (prefill: EmailDialogProps['prefill']): OutgoingEmailInput & { cc: string } => ({
   to: prefill?.to ?? '',
-  cc: '',
+  cc: prefill?.cc ?? '',
   subject: prefill?.subject ?? '',
   body: prefill?.body ?? '',
   priority: 'normal',
+  ...(prefill?.threadId ? { threadId: prefill.threadId } : {}),
 });
 
 /** What the e-mail still needs before it is sent (a draft may be incomplete). */
@@ -33,15 +37,21 @@ function missing(email: OutgoingEmailInput, mode: 'draft' | 'send') {
   return null;
 }
 
-/** 'Draft Email': to, cc, subject, body and priority; saved as a draft, or sent once confirmed. */
-export function EmailDialog({ open, onOpenChange, prefill, confirm }: EmailDialogProps) {
+/**
+ * 'Draft Email': to, cc, subject, body and priority; saved as a draft, or sent once confirmed. A
+ * prefill's thread goes with it, so a nudge lands under the message it follows up on.
+ */
+export function EmailDialog({ open, onOpenChange, prefill, confirm, onDone }: EmailDialogProps) {
   const [email, setEmail] = useState(() => empty(prefill));
   const [opened, setOpened] = useState(open);
   const sending = useSendEmail({
     confirm,
     toasts: 'plain',
     validate: missing,
-    onDone: () => onOpenChange(false),
+    onDone: (sent, mode) => {
+      onDone?.(sent, mode);
+      onOpenChange(false);
+    },
   });
   if (open !== opened) {
     setOpened(open);

@@ -1,9 +1,11 @@
+import type { LinkScope } from '@haven/contracts/link-policy';
 import { Check, Paperclip } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import ReactMarkdown, { type Components, type Options } from 'react-markdown';
 import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
 
+import { GuardedLink } from '@/components/markdown/guarded-link';
 import { EMBED_CLASS, remarkWikiLinks } from '@/components/markdown/remark-wiki-links';
 import { cn } from '@/lib/utils';
 
@@ -109,16 +111,32 @@ interface MarkdownProps {
   text: string;
   variant?: MarkdownVariant;
   className?: string;
+  /** An assistant reply's links are guarded against this scope (see `GuardedLink`). */
+  links?: LinkScope;
 }
 
 /**
  * Markdown as safe React elements: raw HTML is dropped (`skipHtml`, no rehype-raw), react-markdown
  * refuses javascript: and other unsafe link targets, and links open in a new tab without an opener.
  */
-export function Markdown({ text, variant = 'message', className }: MarkdownProps) {
+export function Markdown({ text, variant = 'message', className, links }: MarkdownProps) {
+  const guarded = useMemo<Components>(
+    () =>
+      links
+        ? {
+            ...components[variant],
+            a: ({ href, children }) => (
+              <GuardedLink href={href} scope={links}>
+                {children}
+              </GuardedLink>
+            ),
+          }
+        : components[variant],
+    [links, variant],
+  );
   return (
     <div className={cn(base, layout[variant], className)}>
-      <ReactMarkdown skipHtml remarkPlugins={plugins[variant]} components={components[variant]}>
+      <ReactMarkdown skipHtml remarkPlugins={plugins[variant]} components={guarded}>
         {text}
       </ReactMarkdown>
     </div>

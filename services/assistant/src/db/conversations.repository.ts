@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, exists, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gt, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '@haven/kit/db';
 import { conversations, messages } from './schema';
@@ -128,7 +128,8 @@ const listColumns = {
   userId: messages.userId,
   type: messages.type,
   contentEnc: messages.contentEnc,
-  metadata: messages.metadata,
+  metadataEnc: messages.metadataEnc,
+  legacyMetadata: messages.legacyMetadata,
   timezoneOffset: messages.timezoneOffset,
   replyTo: messages.replyTo,
   // Formatted by Postgres as the API's ISO string: for a long conversation, parsing hundreds of
@@ -136,6 +137,14 @@ const listColumns = {
   createdAt: sql<string>`to_char(${messages.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
 };
 export type ListedMessage = Omit<MessageRow, 'audioEnc' | 'audioMime' | 'createdAt'> & { createdAt: string };
+
+/**
+ * Holds the conversation until the transaction ends: two asks of the same conversation at once (a
+ * double click, two tabs, two gateway replicas) take turns, so the second sees what the first wrote.
+ */
+export async function lockConversation(tx: DbOrTx, conversationId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('assistant.conversation'), ${conversationId})`);
+}
 
 /** A conversation's messages, oldest first: all of them, or the latest `limit`. */
 export async function listMessages(
@@ -208,4 +217,27 @@ export async function unanswered(db: DbOrTx, seconds: number, limit = 100): Prom
     )
     .limit(limit)
     .then((rows) => rows.map((r) => r.message));
+}
+
+/** A message whose metadata is still stored in plaintext (see `sealStoredMetadata`). */
+export type UnsealedMetadataRow = Pick<MessageRow, 'id' | 'userId' | 'legacyMetadata'>;
+
+/** Messages after `afterId` with plaintext metadata, oldest first. */
+export function metadataToSeal(db: DbOrTx, afterId: number, limit: number): Promise<UnsealedMetadataRow[]> {
+  return db
+    .select({ id: messages.id, userId: messages.userId, legacyMetadata: messages.legacyMetadata })
+    .from(messages)
+    .where(and(gt(messages.id, afterId), isNotNull(messages.legacyMetadata)))
+    .orderBy(asc(messages.id))
+    .limit(limit);
+}
+
+/** Replaces a message's plaintext metadata by its encrypted form; false when it was sealed meanwhile. */
+export async function sealMessageMetadata(db: DbOrTx, id: number, metadataEnc: string): Promise<boolean> {
+  const updated = await db
+    .update(messages)
+    .set({ metadataEnc, legacyMetadata: null })
+    .where(and(eq(messages.id, id), isNotNull(messages.legacyMetadata)))
+    .returning({ id: messages.id });
+  return updated.length > 0;
 }

@@ -44,7 +44,7 @@ export const conversations = assistantSchema.table(
 );
 
 /**
- * Messages, content and audio encrypted. An assistant message names the user message it answers
+ * Messages, content, audio and metadata encrypted. An assistant message names the user message it answers
  * (`replyTo`, unique), so however often a reply job runs there is one reply per message.
  */
 export const messages = assistantSchema.table(
@@ -59,7 +59,13 @@ export const messages = assistantSchema.table(
     contentEnc: text('content_enc').notNull(),
     audioEnc: text('audio_enc'),
     audioMime: text('audio_mime'),
-    metadata: jsonb('metadata').$type<Record<string, unknown>>(),
+    /**
+     * What the message carries besides its text (an assistant reply's draft and event proposals, the
+     * tools it used; a review request's week), as encrypted JSON: proposals hold journal and mail text.
+     */
+    metadataEnc: text('metadata_enc'),
+    /** Metadata written before it was encrypted, until the background sealing moves it to `metadataEnc`. */
+    legacyMetadata: jsonb('metadata').$type<Record<string, unknown>>(),
     /** The browser's getTimezoneOffset() when the user wrote it: "today" is the user's day. */
     timezoneOffset: integer('timezone_offset'),
     replyTo: integer('reply_to'),

@@ -13,7 +13,7 @@ import type { JobPayload } from '@haven/contracts/jobs';
 import type { FieldCipher } from '@haven/kit/crypto';
 import type { Db } from '@haven/kit/db';
 import { notFound } from '@haven/kit/errors';
-import type { Llm } from '@haven/kit/llm';
+import { isModelUnavailable, type Llm } from '@haven/kit/llm';
 import type { Logger } from '@haven/kit/logger';
 import type { Emit, UnitOfWork } from '@haven/kit/unit-of-work';
 import type { Tx } from '@haven/kit/db';
@@ -30,6 +30,7 @@ import {
   latestMessages,
   listConversations,
   listMessages,
+  lockConversation,
   setMessageContent,
   touchConversation,
   unanswered,
@@ -37,7 +38,8 @@ import {
   type ListedMessage,
   type MessageRow,
 } from '../db/conversations.repository';
-import { writeReply, type ReplySources } from './reply';
+import { openMetadata, sealMetadata } from './message-metadata';
+import { writeReply, type ReplyOutput, type ReplySources } from './reply';
 import { weekStartOf } from '@haven/contracts/weekly-review';
 import { reviewRequest, reviewTitle, writeReview } from './review';
 
@@ -54,12 +56,23 @@ export interface AssistantDeps {
 const CONVERSATION_NOT_FOUND = 'Conversation not found';
 /** A user message unanswered for this long is queued again by the reconciler (same job id). */
 const UNANSWERED_AFTER_SECONDS = 60;
+/**
+ * The same question asked again this soon after it, once answered, is the same ask (a double click
+ * that reached the server after a quick reply), not a new question.
+ */
+const REPEATED_QUESTION_MS = 30_000;
 /** What the user sees when every attempt at a reply failed, so the SPA stops waiting. */
 export const REPLY_FAILED = "Sorry, I couldn't write a reply this time. Please send your message again.";
+/**
+ * What the user sees, in seconds, when the model server is down or hanging: retrying for minutes
+ * would only keep them waiting. Their next question is answered once it is back.
+ */
+export const ASSISTANT_UNAVAILABLE =
+  'Sorry, the assistant is not answering right now. Please send your message again in a minute.';
 
 /** The week a review request asks about (the Monday), from its message's metadata. */
-function reviewOf(message: MessageRow): string | null {
-  const review = message.metadata?.review as { weekStart?: unknown } | undefined;
+function reviewOf(metadata: Record<string, unknown> | null): string | null {
+  const review = metadata?.review as { weekStart?: unknown } | undefined;
   return typeof review?.weekStart === 'string' ? review.weekStart : null;
 }
 
@@ -91,13 +104,14 @@ export function createAssistant({ db, uow, cipher, llm, sources, log }: Assistan
   }
 
   function presentMessage(row: ListedMessage | MessageRow): Message {
+    const metadata = openMetadata(cipher, row);
     return {
       id: row.id,
       conversationId: row.conversationId,
       type: row.type === 'assistant' ? 'assistant' : 'user',
       content: text(row),
       createdAt: typeof row.createdAt === 'string' ? row.createdAt : row.createdAt.toISOString(),
-      ...(row.metadata ? { metadata: row.metadata } : {}),
+      ...(metadata ? { metadata } : {}),
     };
   }
 
@@ -127,10 +141,51 @@ export function createAssistant({ db, uow, cipher, llm, sources, log }: Assistan
       audioEnc: audio ? cipher.encryptBytes(Buffer.from(audio.base64, 'base64'), audioContext(userId)) : null,
       audioMime: audio ? (audio.mimeType ?? 'audio/webm') : null,
       timezoneOffset: body.timezoneOffset ?? null,
-      metadata: body.metadata ?? null,
+      ...sealMetadata(cipher, userId, body.metadata),
     });
     await touchConversation(tx, conversationId);
     return row;
+  }
+
+  /** The reply to a user message (transcribed first when it is a recording), not yet stored. */
+  async function compose(message: MessageRow): Promise<ReplyOutput> {
+    let question = text(message);
+    if (!question && message.audioEnc && llm) {
+      const audio = cipher.decryptBytes(message.audioEnc, audioContext(message.userId));
+      const mimeType = message.audioMime ?? 'audio/webm';
+      question = await llm.transcribe(audio, {
+        filename: `message-${message.id}.${mimeType.split('/')[1] ?? 'webm'}`,
+        mimeType,
+      });
+      await setMessageContent(db, message.id, cipher.encrypt(question, contentContext(message.userId)));
+    }
+    const history = (await listMessages(db, message.conversationId))
+      .filter((m) => m.id <= message.id)
+      .slice(-20)
+      .map((m) => ({
+        role: m.type === 'assistant' ? ('assistant' as const) : ('user' as const),
+        content: m.id === message.id ? question : text(m),
+      }));
+    const review = reviewOf(openMetadata(cipher, message));
+    const timezoneOffset = message.timezoneOffset ?? 0;
+    return review
+      ? writeReview({ llm, sources }, { userId: message.userId, weekStart: review, timezoneOffset })
+      : writeReply({ llm, sources, log }, { userId: message.userId, question, history, timezoneOffset });
+  }
+
+  /** Writes the reply to `message`, unless it has one (see `insertReply`). */
+  async function storeReply(message: MessageRow, reply: ReplyOutput): Promise<void> {
+    await uow.run(async (tx) => {
+      const written = await insertReply(tx, {
+        conversationId: message.conversationId,
+        userId: message.userId,
+        type: 'assistant',
+        contentEnc: cipher.encrypt(reply.content, contentContext(message.userId)),
+        ...sealMetadata(cipher, message.userId, reply.metadata),
+        replyTo: message.id,
+      });
+      if (written) await touchConversation(tx, message.conversationId, reply.used);
+    });
   }
 
   const askForReply = (emit: Emit, message: Pick<ListedMessage, 'userId' | 'conversationId' | 'id'>) =>
@@ -247,15 +302,26 @@ export function createAssistant({ db, uow, cipher, llm, sources, log }: Assistan
     async query(userId: number, body: AssistantQueryBody): Promise<void> {
       const row = await owned(userId, body.conversationId);
       await uow.run(async (tx, emit) => {
-        const [latest] = await listMessages(tx, row.id, 1);
-        const target =
-          latest && latest.type === 'user' && text(latest).trim() === body.query.trim()
-            ? latest
-            : await addUserMessage(tx, userId, row.id, {
-                content: body.query,
-                timezoneOffset: body.timezoneOffset,
-              });
-        await askForReply(emit, target);
+        await lockConversation(tx, row.id);
+        const recent = await listMessages(tx, row.id, 2);
+        const [latest, before] = [recent.at(-1), recent.at(-2)];
+        const isQuestion = (m: ListedMessage | undefined): boolean =>
+          m?.type === 'user' && text(m).trim() === body.query.trim();
+        if (latest && isQuestion(latest)) return askForReply(emit, latest);
+        // Asked again (a double click) after its reply was already written: that reply is the answer.
+        if (
+          latest?.type === 'assistant' &&
+          before &&
+          isQuestion(before) &&
+          latest.replyTo === before.id &&
+          Date.now() - Date.parse(before.createdAt) < REPEATED_QUESTION_MS
+        )
+          return;
+        const question = await addUserMessage(tx, userId, row.id, {
+          content: body.query,
+          timezoneOffset: body.timezoneOffset,
+        });
+        await askForReply(emit, question);
       });
     },
 
@@ -267,61 +333,22 @@ export function createAssistant({ db, uow, cipher, llm, sources, log }: Assistan
     async reply(job: JobPayload<'assistant.reply'>): Promise<void> {
       const message = await findUserMessage(db, job.userId, job.messageId);
       if (!message || (await findReplyTo(db, message.id))) return;
-      let question = text(message);
-      if (!question && message.audioEnc && llm) {
-        const audio = cipher.decryptBytes(message.audioEnc, audioContext(message.userId));
-        const mimeType = message.audioMime ?? 'audio/webm';
-        question = await llm.transcribe(audio, {
-          filename: `message-${message.id}.${mimeType.split('/')[1] ?? 'webm'}`,
-          mimeType,
-        });
-        await setMessageContent(db, message.id, cipher.encrypt(question, contentContext(message.userId)));
+      let reply: ReplyOutput;
+      try {
+        reply = await compose(message);
+      } catch (err) {
+        if (!isModelUnavailable(err)) throw err;
+        log.warn({ err }, 'the model server is not answering; the reply says so');
+        reply = { content: ASSISTANT_UNAVAILABLE, metadata: { failed: true, unavailable: true }, used: {} };
       }
-      const history = (await listMessages(db, message.conversationId))
-        .filter((m) => m.id <= message.id)
-        .slice(-20)
-        .map((m) => ({
-          role: m.type === 'assistant' ? ('assistant' as const) : ('user' as const),
-          content: m.id === message.id ? question : text(m),
-        }));
-      const review = reviewOf(message);
-      const reply = review
-        ? await writeReview(
-            { llm, sources },
-            { userId: job.userId, weekStart: review, timezoneOffset: message.timezoneOffset ?? 0 },
-          )
-        : await writeReply(
-            { llm, sources, log },
-            { userId: job.userId, question, history, timezoneOffset: message.timezoneOffset ?? 0 },
-          );
-      await uow.run(async (tx) => {
-        const written = await insertReply(tx, {
-          conversationId: message.conversationId,
-          userId: message.userId,
-          type: 'assistant',
-          contentEnc: cipher.encrypt(reply.content, contentContext(message.userId)),
-          metadata: reply.metadata,
-          replyTo: message.id,
-        });
-        if (written) await touchConversation(tx, message.conversationId, reply.used);
-      });
+      await storeReply(message, reply);
     },
 
     /** Every attempt failed: a reply saying so, once, so the SPA stops waiting. */
     async replyFailed(job: JobPayload<'assistant.reply'>): Promise<void> {
       const message = await findUserMessage(db, job.userId, job.messageId);
       if (!message) return;
-      await uow.run(async (tx) => {
-        const written = await insertReply(tx, {
-          conversationId: message.conversationId,
-          userId: message.userId,
-          type: 'assistant',
-          contentEnc: cipher.encrypt(REPLY_FAILED, contentContext(message.userId)),
-          metadata: { failed: true },
-          replyTo: message.id,
-        });
-        if (written) await touchConversation(tx, message.conversationId);
-      });
+      await storeReply(message, { content: REPLY_FAILED, metadata: { failed: true }, used: {} });
     },
 
     /** User messages still unanswered after a minute (the reconciler queues them again). */

@@ -16,6 +16,7 @@ import {
   usedImportKeys,
 } from '../db/portability.repository';
 import { contentContext, titleContext } from './assistant';
+import { sealMetadata } from './message-metadata';
 
 /**
  * The assistant's part of an export (conversations by id, each with its messages) and of an import
@@ -102,7 +103,7 @@ export function createPortability({
               type: m.type,
               contentEnc: cipher.encrypt(m.content, contentContext(userId)),
               createdAt: new Date(m.createdAt),
-              metadata: { imported: true },
+              ...sealMetadata(cipher, userId, { imported: true }),
             })),
           );
         }

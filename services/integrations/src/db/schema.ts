@@ -95,6 +95,32 @@ export const mailMessages = integrationsSchema.table(
   ],
 );
 
+/**
+ * Threads of a mail account where the user wrote last and asked something ('Waiting for an
+ * answer'): one row per thread, gone once the other side answers. `sentAt` is when the user last
+ * wrote (the clock a sent nudge restarts); whom they wrote to, the subject and the threading
+ * headers of that last message are encrypted in `dataEnc`.
+ */
+export const mailFollowUps = integrationsSchema.table(
+  'mail_follow_ups',
+  {
+    id: serial('id').primaryKey(),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull(),
+    threadId: text('thread_id').notNull(),
+    /** The mail account's id of the user's last message in the thread. */
+    messageId: text('message_id').notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+    dataEnc: text('data_enc').notNull(),
+  },
+  (t) => [
+    uniqueIndex('mail_follow_ups_integration_thread_key').on(t.integrationId, t.threadId),
+    index('mail_follow_ups_integration_sent_idx').on(t.integrationId, t.sentAt),
+  ],
+);
+
 /** Upcoming events of a connected calendar in which the user is an attendee (encrypted details). */
 export const calendarEvents = integrationsSchema.table(
   'calendar_events',

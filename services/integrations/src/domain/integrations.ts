@@ -17,6 +17,7 @@ import type { Logger } from '@haven/kit/logger';
 import { integrations, mailMessages } from '../db/schema';
 import { CachedMail, mailContext } from './mail/sync';
 import { accountContext, type Accounts, MESSAGES, tokenContext, rulesContext } from './accounts';
+import type { FollowUps } from './mail/follow-ups';
 import type { Providers } from './providers';
 
 const notConfigured = (provider: Provider) =>
@@ -32,6 +33,7 @@ export interface IntegrationsDeps {
   states: StateStore;
   google: GoogleSettings;
   accounts: Accounts;
+  followUps: FollowUps;
   providers: Providers;
   /** How often a connected account is synced (the first sync follows the connection at once). */
   syncIntervalMs: number;
@@ -45,15 +47,21 @@ export function createIntegrations({
   states,
   google,
   accounts,
+  followUps,
   providers,
   syncIntervalMs,
   log,
 }: IntegrationsDeps) {
   const { present, owned, onAccount } = accounts;
 
-  /** The headers that make a reply land in its thread: the newest cached message of that thread. */
+  /**
+   * The headers that make a reply land in its thread: under the user's own last message when the
+   * thread waits for an answer (a nudge), else under the newest cached message of that thread.
+   */
   async function threading(userId: number, integrationId: number, threadId: string | undefined) {
     if (!threadId) return {};
+    const nudged = await followUps.threading(userId, integrationId, threadId);
+    if (nudged) return nudged;
     const [last] = await db
       .select({ dataEnc: mailMessages.dataEnc })
       .from(mailMessages)
@@ -205,6 +213,8 @@ export function createIntegrations({
 
     async updateSettings(userId: number, id: number, patch: SettingsPatchBody): Promise<Integration> {
       const row = await owned(userId, id);
+      if (patch.settings?.followUpDays !== undefined && row.type !== 'email')
+        throw badRequest('followUpDays applies to e-mail integrations only');
       const [updated] = await db
         .update(integrations)
         .set({
@@ -238,7 +248,9 @@ export function createIntegrations({
           await gmail.users.messages.send({ userId: 'me', requestBody: { raw, threadId: email.threadId } });
       });
       if (draft) return { success: true, message: 'Draft saved' };
-      // The user has answered the thread: it no longer waits for a reply (the next sync agrees).
+      // The user has answered the thread: it no longer waits for a reply (the next sync agrees),
+      // and a question of theirs waiting for an answer waits anew from now (a nudge).
+      if (email.threadId) await followUps.restart(userId, row.id, email.threadId);
       if (email.threadId)
         await db
           .update(mailMessages)

@@ -8,6 +8,7 @@ import { AppError } from '@haven/kit/errors';
 import { implement, redirect, reply } from '@haven/kit/http';
 import type { Assist } from '../domain/assist';
 import type { Integrations } from '../domain/integrations';
+import type { FollowUps } from '../domain/mail/follow-ups';
 import type { Workspace } from '../domain/workspace/workspace';
 
 /** Connecting and managing accounts, and the OAuth callbacks. */
@@ -67,14 +68,20 @@ export function integrationsRoutes(integrations: Integrations, appUrl: string) {
 }
 
 /**
- * The Assist screen's digest and invitations, reply drafts, and the actions taken only on the
+ * The Assist screen's digest, follow-ups and invitations, reply drafts, and the actions taken only on the
  * user's explicit request: sending mail, saving drafts, creating events and answering invitations.
  */
-export function assistRoutes(integrations: Integrations, assist: Assist, workspace: Workspace) {
+export function assistRoutes(
+  integrations: Integrations,
+  assist: Assist,
+  workspace: Workspace,
+  followUps: FollowUps,
+) {
   return [
     implement(mailContract, {
       emails: ({ userId, query }) => assist.digest(userId, query.timezoneOffset),
       email: ({ userId, params, query }) => assist.email(userId, params.id, query.timezoneOffset),
+      waiting: ({ userId }) => followUps.list(userId),
       emailDraft: ({ userId, body }) => assist.draft(userId, body),
       sendEmail: ({ userId, query, body }) => integrations.sendEmail(userId, body, query.draft),
     }),
@@ -85,6 +92,7 @@ export function assistRoutes(integrations: Integrations, assist: Assist, workspa
     }),
     implement(integrationsInternalContract, {
       digest: ({ userId, query }) => assist.digest(userId, query.timezoneOffset),
+      waiting: ({ userId }) => followUps.list(userId),
       calendarEvents: ({ userId }) => assist.calendar(userId),
       connections: ({ userId }) => workspace.connections(userId),
       slackMentions: ({ userId }) => workspace.mentions(userId),

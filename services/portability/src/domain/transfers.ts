@@ -3,6 +3,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import {
+  IMPORT_CONTENT_TYPES,
   IMPORT_LIMITS,
   ImportReportLine,
   inMegabytes,
@@ -12,7 +13,7 @@ import {
 } from '@haven/contracts/portability';
 import type { FieldCipher } from '@haven/kit/crypto';
 import type { Db } from '@haven/kit/db';
-import { AppError, conflict, notFound } from '@haven/kit/errors';
+import { AppError, conflict, notFound, unsupportedMediaType } from '@haven/kit/errors';
 import type { UnitOfWork } from '@haven/kit/unit-of-work';
 import { findOwnedTransfer, insertTransfer, markDownloaded, reportOf } from '../db/transfers.repository';
 import type { BlobStore } from './blob-store';
@@ -103,8 +104,7 @@ export function createTransfers({
      */
     async startImport(userId: number, req: Request): Promise<{ id: string }> {
       const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (!['application/zip', 'application/x-zip-compressed', 'application/octet-stream'].includes(type))
-        throw new AppError(415, 'unsupported_media_type', TRANSFER_MESSAGES.notZip);
+      if (!IMPORT_CONTENT_TYPES.includes(type)) throw unsupportedMediaType(TRANSFER_MESSAGES.notZip);
       if (Number(req.headers['content-length'] ?? 0) > IMPORT_LIMITS.bytes)
         throw new AppError(413, 'payload_too_large', TRANSFER_MESSAGES.tooLarge);
       const blob = await blobs.writer(userId);

@@ -3,10 +3,21 @@ import {
   StartWeeklyReviewButton,
   WeeklyReviewCard,
 } from '@/features/assistant/components/weekly-review-card';
+import { whenSignedIn } from '@/app/routes/app/prefetch';
+import { getInsightQueryOptions } from '@/features/insights/api/get-insight';
 import { InsightsView } from '@/features/insights/components/insights-view';
-import { usePreferences } from '@/features/settings/api/get-preferences';
+import { getPreferencesQueryOptions, usePreferences } from '@/features/settings/api/get-preferences';
 import { getThoughtsByIdsQueryOptions } from '@/features/thoughts/api/get-thoughts-by-ids';
 import { todayYmd } from '@/lib/local-day';
+import { queryClient } from '@/lib/query-client';
+
+/** What the screen first shows: today's insight (InsightsView opens on the day) and the preferences. */
+export function prefetch() {
+  whenSignedIn(() => {
+    void queryClient.prefetchQuery(getInsightQueryOptions(todayYmd(), 'day'));
+    void queryClient.prefetchQuery(getPreferencesQueryOptions());
+  });
+}
 
 /**
  * The insights tab, reached at both /home and /insights. On the user's weekly review day it offers

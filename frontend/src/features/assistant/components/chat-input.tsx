@@ -66,6 +66,8 @@ export function ChatInput({
       }}
     >
       <Textarea
+        // A field without id or name is flagged by Chrome's Issues panel (autofill cannot tell it apart).
+        name="message"
         aria-label={label}
         placeholder={placeholder}
         rows={rows ?? (inline ? 1 : 2)}

@@ -1,7 +1,8 @@
 import type { Message } from '@haven/contracts/assistant';
-import { emailDraftIn, type EmailDraft } from '@haven/contracts/conversation-rules';
+import { linkScope, type LinkScope } from '@haven/contracts/link-policy';
+import { ReplyProposals } from '@haven/contracts/proposals';
 import { Mail } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 
 import { SaveToNotionButton } from '@/components/actions/save-to-notion';
 import { Markdown } from '@/components/markdown/markdown';
@@ -17,11 +18,34 @@ import { useSendMessage } from '../api/send-message';
 import { ChatInput } from './chat-input';
 import { ConversationScreen, NoMessages } from './conversation-screen';
 import { DraftEmailDialog } from './draft-email-dialog';
+import { DraftNotes, proposalsOf, Suggestions, type ProposedDraft } from './proposals';
 import { timeOf } from './relative-time';
 
-function Bubble({ message, onDraft }: { message: Message; onDraft: (draft: EmailDraft) => void }) {
+/** What links in this conversation's replies are judged against (see `judgeLink`). */
+function scopeOf(list: Message[] | undefined): LinkScope {
+  const messages = list ?? [];
+  return linkScope({
+    mine: messages.filter((m) => m.type === 'user').map((m) => m.content),
+    replies: messages.filter((m) => m.type === 'assistant').map((m) => m.content),
+    seen: messages.flatMap((m) => {
+      const parsed = ReplyProposals.safeParse(m.metadata ?? {});
+      return parsed.success ? (parsed.data.seenLinks ?? []) : [];
+    }),
+  });
+}
+
+function Bubble({
+  message,
+  links,
+  onDraft,
+}: {
+  message: Message;
+  links: LinkScope;
+  onDraft: (draft: ProposedDraft) => void;
+}) {
   const mine = message.type === 'user';
-  const draft = mine ? null : emailDraftIn(message.content);
+  const proposals = mine ? null : proposalsOf(message);
+  const draft = proposals?.draft ?? null;
   return (
     <li className={cn('flex flex-col gap-1', mine ? 'items-end' : 'items-start')}>
       <div
@@ -33,7 +57,7 @@ function Bubble({ message, onDraft }: { message: Message; onDraft: (draft: Email
         {mine ? (
           <p className="whitespace-pre-wrap break-words">{message.content}</p>
         ) : (
-          <Markdown text={message.content} />
+          <Markdown text={message.content} links={links} />
         )}
       </div>
       <div className="flex items-center gap-2 px-1 text-xs text-muted-foreground">
@@ -44,6 +68,12 @@ function Bubble({ message, onDraft }: { message: Message; onDraft: (draft: Email
           </Button>
         )}
       </div>
+      {draft && (
+        <div className="max-w-[85%] px-1">
+          <DraftNotes draft={draft} />
+        </div>
+      )}
+      {proposals && <Suggestions drafts={proposals.drafts} events={proposals.events} onDraft={onDraft} />}
     </li>
   );
 }
@@ -52,12 +82,13 @@ function Bubble({ message, onDraft }: { message: Message; onDraft: (draft: Email
 export function ConversationView({ id, confirmEmails }: { id: number; confirmEmails: boolean }) {
   const conversation = useConversation(id);
   const [text, setText] = useState('');
-  const [draft, setDraft] = useState<EmailDraft | null>(null);
+  const [draft, setDraft] = useState<ProposedDraft | null>(null);
   // A failed send stops the waiting (spec 8) until the next send.
   const [gaveUp, setGaveUp] = useState(false);
   const [polling, setPolling] = useState(true);
   const messages = useMessages(id, polling);
   const list = messages.data;
+  const links = useMemo(() => scopeOf(list), [list]);
   const send = useSendMessage({
     mutationConfig: {
       onError: () => {
@@ -133,7 +164,7 @@ export function ConversationView({ id, confirmEmails }: { id: number; confirmEma
       ) : (
         <ul className="flex flex-col gap-4">
           {list!.map((m) => (
-            <Bubble key={m.id} message={m} onDraft={setDraft} />
+            <Bubble key={m.id} message={m} links={links} onDraft={setDraft} />
           ))}
         </ul>
       )}

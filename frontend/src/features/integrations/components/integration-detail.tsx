@@ -1,4 +1,9 @@
-import { DEFAULT_RULES, type Integration, type IntegrationSettings } from '@haven/contracts/integrations';
+import {
+  DEFAULT_RULES,
+  FOLLOW_UP_DAYS,
+  type Integration,
+  type IntegrationSettings,
+} from '@haven/contracts/integrations';
 import { AlertTriangle, LifeBuoy } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -8,6 +13,7 @@ import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ErrorAlert } from '@/components/ui/error-alert';
+import { Input } from '@/components/ui/input';
 import { PendingButton } from '@/components/ui/pending-button';
 import { Switch } from '@/components/ui/switch';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
@@ -21,12 +27,18 @@ import { useIntegrations } from '../api/get-integrations';
 import { useDisconnectIntegration, useUpdateIntegrationSettings } from '../api/manage-integration';
 import { NotionPageSetting } from './notion-page-setting';
 
-import type { CatalogEntry } from '../lib/catalog';
+import { connectionStateOf, type CatalogEntry, type ConnectionState } from '../lib/catalog';
 
 /** A stored moment as the app writes dates, or a dash when there is none. */
 function When({ iso }: { iso: string | null }) {
   return iso ? <time dateTime={iso}>{formatDateTime(new Date(iso))}</time> : <>—</>;
 }
+
+const STATE_TEXT: Record<ConnectionState, string> = {
+  connected: 'Connected',
+  reconnect: 'Needs reconnecting',
+  'not-connected': 'Not connected',
+};
 
 /** Three equal tabs on a phone: 'Contextual Rules' takes two lines rather than spilling out of its tab. */
 const WRAPPING_TAB = 'h-auto min-h-9 min-w-0 px-2 py-1.5 text-center leading-tight whitespace-normal';
@@ -54,8 +66,56 @@ function useSaveWithToasts(savedTitle: string) {
   });
 }
 
+/** A whole number of days from 1 to 30, as typed; null otherwise. */
+const daysOf = (typed: string) => {
+  const days = /^\d{1,2}$/.test(typed.trim()) ? Number(typed) : NaN;
+  return days >= 1 && days <= 30 ? days : null;
+};
+
+/**
+ * E-mail only: after how many days without an answer a question the user sent shows under
+ * 'Waiting for an answer' in the digest.
+ */
+function FollowUpDays({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  const invalid = daysOf(value) === null;
+  return (
+    <div className="flex flex-col gap-1">
+      <div className="flex items-start justify-between gap-4">
+        <label htmlFor="follow-up-days" className="flex flex-col">
+          <span className="text-sm font-medium">Follow up after</span>
+          <span className="text-xs text-muted-foreground">
+            List a question you sent under ‘Waiting for an answer’ when nobody has replied for this many days.
+          </span>
+        </label>
+        <span className="flex shrink-0 items-center gap-2 text-sm">
+          <Input
+            id="follow-up-days"
+            inputMode="numeric"
+            className="w-16 text-center"
+            value={value}
+            aria-invalid={invalid || undefined}
+            aria-describedby={invalid ? 'follow-up-days-error' : undefined}
+            onChange={(e) => onChange(e.target.value)}
+          />
+          days
+        </span>
+      </div>
+      {invalid ? (
+        <p id="follow-up-days-error" className="text-xs text-destructive">
+          Enter a number of days from 1 to 30.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 function SettingsTab({ integration }: { integration: Integration }) {
   const [settings, setSettings] = useState(integration.settings);
+  const [followUpDays, setFollowUpDays] = useState(
+    String(integration.settings.followUpDays ?? FOLLOW_UP_DAYS),
+  );
+  const isEmail = integration.type === 'email';
+  const days = daysOf(followUpDays);
   const save = useSaveWithToasts('Settings saved');
   return (
     <div className="flex flex-col gap-4">
@@ -72,8 +132,10 @@ function SettingsTab({ integration }: { integration: Integration }) {
           />
         </label>
       ))}
+      {isEmail ? <FollowUpDays value={followUpDays} onChange={setFollowUpDays} /> : null}
       <PendingButton
         pending={save.isPending}
+        disabled={isEmail && days === null}
         onClick={() =>
           save.mutate({
             id: integration.id,
@@ -82,6 +144,7 @@ function SettingsTab({ integration }: { integration: Integration }) {
                 autoSync: settings.autoSync,
                 notifyOnChanges: settings.notifyOnChanges,
                 includeFullContent: settings.includeFullContent,
+                ...(isEmail && days !== null ? { followUpDays: days } : {}),
               },
             },
           })
@@ -133,7 +196,8 @@ export function IntegrationDetail({ entry }: { entry: CatalogEntry }) {
   const integrations = useIntegrations();
   const navigate = useNavigate();
   const integration = integrations.data?.find((i) => i.provider === entry.provider && i.type === entry.type);
-  const connected = integration?.connected ?? false;
+  const state = connectionStateOf(integration);
+  const connected = state === 'connected';
   const [confirming, setConfirming] = useState(false);
   const [tab, setTab] = useState('overview');
   const connect = useStartConnection();
@@ -161,7 +225,7 @@ export function IntegrationDetail({ entry }: { entry: CatalogEntry }) {
             />
             {entry.name}
           </CardTitle>
-          <CardDescription>{connected ? 'Connected' : 'Not connected'}</CardDescription>
+          <CardDescription>{STATE_TEXT[state]}</CardDescription>
         </CardHeader>
         <CardContent className="flex flex-col gap-3">
           {integration?.settings.error && (
@@ -181,20 +245,22 @@ export function IntegrationDetail({ entry }: { entry: CatalogEntry }) {
               Last synced <When iso={integration.updatedAt} />
             </p>
           )}
-          {connected && integration ? (
+          {!connected && (
+            <PendingButton
+              pending={connect.isPending}
+              onClick={() => connect.mutate({ provider: entry.provider, type: entry.type })}
+            >
+              {state === 'reconnect' ? 'Reconnect' : 'Connect'}
+            </PendingButton>
+          )}
+          {/* An account waiting for a reconnect can be removed as well. */}
+          {integration && state !== 'not-connected' && (
             <PendingButton
               variant="outline"
               pending={disconnect.isPending}
               onClick={() => setConfirming(true)}
             >
               Disconnect
-            </PendingButton>
-          ) : (
-            <PendingButton
-              pending={connect.isPending}
-              onClick={() => connect.mutate({ provider: entry.provider, type: entry.type })}
-            >
-              Connect
             </PendingButton>
           )}
         </CardContent>

@@ -13,7 +13,23 @@ import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { cn } from '@/lib/utils';
 import { integrationsQueryKey, useIntegrations } from '../api/get-integrations';
-import { CATALOG, providerName, type CatalogEntry } from '../lib/catalog';
+import {
+  CATALOG,
+  connectionStateOf,
+  providerName,
+  type CatalogEntry,
+  type ConnectionState,
+} from '../lib/catalog';
+
+/** Amber like the connection-issue box it leads to, readable in both themes. */
+const RECONNECT_BADGE = 'border-amber-500/50 text-amber-900 dark:text-amber-200';
+
+/** What 'Add New' says beside each service. */
+const ACTION_OF: Record<ConnectionState, string> = {
+  connected: 'Connected',
+  reconnect: 'Reconnect',
+  'not-connected': 'Connect',
+};
 
 const findOf = (list: Integration[] | undefined, entry: CatalogEntry) =>
   list?.find((i) => i.provider === entry.provider && i.type === entry.type);
@@ -60,7 +76,8 @@ export function IntegrationList() {
       <ul className="grid grid-cols-2 gap-3">
         {CATALOG.map((entry) => {
           const integration = findOf(integrations.data, entry);
-          const connected = integration?.connected ?? false;
+          const state = connectionStateOf(integration);
+          const connected = state === 'connected';
           return (
             <li key={`${entry.provider}-${entry.type}`}>
               <Link
@@ -80,6 +97,7 @@ export function IntegrationList() {
                     {/* Said, not shown (the dot shows it): the link's name keeps its visible text. */}
                     <span className="sr-only">
                       , {connected ? 'connected' : 'not connected'}
+                      {state === 'reconnect' ? ', needs reconnecting' : ''}
                       {integration?.contextualRules ? ', with rules' : ''}
                     </span>
                   </span>
@@ -87,6 +105,11 @@ export function IntegrationList() {
                 <span className="line-clamp-2 text-xs text-muted-foreground">{entry.description}</span>
                 <span className="mt-auto flex flex-wrap gap-1">
                   <Badge variant="secondary">{entry.type}</Badge>
+                  {state === 'reconnect' && (
+                    <Badge variant="outline" aria-hidden="true" className={RECONNECT_BADGE}>
+                      Reconnect
+                    </Badge>
+                  )}
                   {integration?.contextualRules && <Badge>Rules</Badge>}
                 </span>
               </Link>
@@ -144,7 +167,7 @@ export function IntegrationList() {
                 >
                   {entry.name}
                   <span className="text-xs text-muted-foreground">
-                    {findOf(integrations.data, entry)?.connected ? 'Connected' : 'Connect'}
+                    {ACTION_OF[connectionStateOf(findOf(integrations.data, entry))]}
                   </span>
                 </Button>
               </li>

@@ -1,4 +1,4 @@
-import type { IntegrationType, Provider } from '@haven/contracts/integrations';
+import type { Integration, IntegrationType, Provider } from '@haven/contracts/integrations';
 
 /** The services the Integrations screen offers, in its order (spec section 2). */
 export interface CatalogEntry {
@@ -39,3 +39,12 @@ export const catalogEntry = (provider: string, type: string) =>
   CATALOG.find((c) => c.provider === provider && c.type === type);
 
 export const providerName = (provider: string) => provider.charAt(0).toUpperCase() + provider.slice(1);
+
+/**
+ * Where an account stands: connected; `reconnect` when it was connected and the provider stopped
+ * accepting it (the connection issue says why: revoked, a permission left out); or never connected.
+ */
+export type ConnectionState = 'connected' | 'reconnect' | 'not-connected';
+
+export const connectionStateOf = (integration: Integration | undefined): ConnectionState =>
+  integration?.connected ? 'connected' : integration?.settings.error ? 'reconnect' : 'not-connected';

@@ -85,8 +85,11 @@ export async function getCalendar(): Promise<CalendarAnswer> {
   }
 }
 
+export const getCalendarQueryOptions = () =>
+  queryOptions({ queryKey: calendarQueryKey, queryFn: getCalendar, refetchInterval: 60_000 });
+
 export function useCalendar() {
-  return useQuery({ queryKey: calendarQueryKey, queryFn: getCalendar, refetchInterval: 60_000 });
+  return useQuery(getCalendarQueryOptions());
 }
 
 /** Answers an invitation in the connected calendar. */
@@ -112,6 +115,9 @@ export async function getMore(): Promise<MoreAnswer> {
   return api(workspaceContract.more, { noCache: true });
 }
 
+export const getMoreQueryOptions = () =>
+  queryOptions({ queryKey: ['assist', 'more'], queryFn: getMore, refetchInterval: 60_000 });
+
 export function useMore() {
-  return useQuery({ queryKey: ['assist', 'more'], queryFn: getMore, refetchInterval: 60_000 });
+  return useQuery(getMoreQueryOptions());
 }

@@ -1,9 +1,11 @@
 import { CalendarCheck, ChevronLeft, ChevronRight, Mail, Puzzle } from 'lucide-react';
-import type { EmailItem } from '@haven/contracts/mail';
+import type { EmailItem, NudgeDraft } from '@haven/contracts/mail';
 import { useRef, useState, type ReactNode } from 'react';
 
+import { EmailDialog as DraftEmailDialog } from '@/components/actions/email-dialog';
 import { Card } from '@/components/ui/card';
 import { cn } from '@/lib/utils';
+import { useNudgeSent } from '../api/waiting';
 import { useReplyQueue } from '../hooks/use-reply-queue';
 import { CalendarPanel } from './calendar-panel';
 import { EmailDialog } from './email-dialog';
@@ -12,11 +14,26 @@ import { MorePanel } from './more-panel';
 
 const PANELS = ['Email Digest', 'Calendar RSVPs', 'More Integrations'] as const;
 
-/** A panel's lists scroll by whole rows with a faded edge (`scroll-rows`), never ending on half a row. */
-function Panel({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
+/**
+ * One panel of the card. Its lists scroll by whole rows with a faded edge (`scroll-rows`), never
+ * ending on half a row.
+ */
+function Panel({
+  icon,
+  title,
+  shown,
+  children,
+}: {
+  icon: ReactNode;
+  title: string;
+  /** The panel in view; the others are inert (out of the tab order and the accessibility tree). */
+  shown: boolean;
+  children: ReactNode;
+}) {
   return (
     <section
       aria-label={title}
+      inert={!shown}
       className="flex min-h-0 w-full shrink-0 snap-center flex-col gap-3 p-4 pb-0 [&_ul]:scroll-rows"
     >
       <h2 className="flex items-center gap-2 font-semibold">
@@ -86,6 +103,8 @@ function Pager({ current, onGo }: { current: number; onGo: (i: number) => void }
 export function DigestCard({ confirmEmails }: { confirmEmails: boolean }) {
   const [panel, setPanel] = useState(0);
   const [open, setOpen] = useState<EmailItem | null>(null);
+  const [nudge, setNudge] = useState<NudgeDraft | null>(null);
+  const nudgeSent = useNudgeSent();
   const queue = useReplyQueue();
   const track = useRef<HTMLDivElement>(null);
   const go = (i: number) =>
@@ -104,18 +123,25 @@ export function DigestCard({ confirmEmails }: { confirmEmails: boolean }) {
       ) : open ? (
         <EmailDialog key={open.id} email={open} onClose={() => setOpen(null)} confirm={confirmEmails} />
       ) : null}
+      <DraftEmailDialog
+        open={nudge !== null}
+        onOpenChange={(isOpen) => !isOpen && setNudge(null)}
+        prefill={nudge ?? undefined}
+        confirm={confirmEmails}
+        onDone={(email, mode) => mode === 'send' && email.threadId && nudgeSent(email.threadId)}
+      />
       <div
         ref={track}
         className="flex min-h-0 flex-1 snap-x snap-mandatory overflow-x-auto overscroll-x-contain [scrollbar-width:none]"
         onScroll={(e) => setPanel(Math.round(e.currentTarget.scrollLeft / e.currentTarget.clientWidth))}
       >
-        <Panel icon={<Mail aria-hidden className="size-4" />} title={PANELS[0]}>
-          <EmailPanel onOpen={setOpen} onStartQueue={queue.start} />
+        <Panel icon={<Mail aria-hidden className="size-4" />} title={PANELS[0]} shown={panel === 0}>
+          <EmailPanel onOpen={setOpen} onStartQueue={queue.start} onNudge={setNudge} />
         </Panel>
-        <Panel icon={<CalendarCheck aria-hidden className="size-4" />} title={PANELS[1]}>
+        <Panel icon={<CalendarCheck aria-hidden className="size-4" />} title={PANELS[1]} shown={panel === 1}>
           <CalendarPanel />
         </Panel>
-        <Panel icon={<Puzzle aria-hidden className="size-4" />} title={PANELS[2]}>
+        <Panel icon={<Puzzle aria-hidden className="size-4" />} title={PANELS[2]} shown={panel === 2}>
           <MorePanel />
         </Panel>
       </div>

@@ -163,7 +163,8 @@ export function EmailDialog({ email, onClose, onDone = onClose, confirm, queue }
             <>
               <Textarea
                 id={id}
-                rows={6}
+                // Grows with the reply (a template's sign-off stays in view), up to half a phone's height.
+                className="field-sizing-content min-h-36 max-h-[45dvh]"
                 value={reply}
                 // Typing while a draft is on its way would be lost when it lands.
                 readOnly={draft.isPending}

@@ -1,4 +1,4 @@
-import type { EmailItem } from '@haven/contracts/mail';
+import type { EmailItem, NudgeDraft } from '@haven/contracts/mail';
 import { ChevronRight } from 'lucide-react';
 import { Link } from 'react-router-dom';
 
@@ -8,6 +8,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { paths } from '@/config/paths';
 import { cn } from '@/lib/utils';
 import { useEmails } from '../api/digest';
+import { WaitingList } from './waiting-list';
 
 const today = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
 const earlier = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
@@ -51,14 +52,17 @@ function Stat({ value, label, onOpen }: { value: number; label: string; onOpen?:
 
 /**
  * Panel 0: what is new since yesterday and what needs an answer; an item opens the e-mail, and
- * 'Need a response' starts the reply queue.
+ * 'Need a response' starts the reply queue. Questions the user is still waiting on come first,
+ * each with a nudge.
  */
 export function EmailPanel({
   onOpen,
   onStartQueue,
+  onNudge,
 }: {
   onOpen: (email: EmailItem) => void;
   onStartQueue: () => void;
+  onNudge: (nudge: NudgeDraft) => void;
 }) {
   const { data, isPending, isError } = useEmails();
   if (isPending)
@@ -87,6 +91,7 @@ export function EmailPanel({
         <Stat value={data.stats.newSinceYesterday} label="New since yesterday" />
         <Stat value={data.stats.needingResponse} label="Need a response" onOpen={onStartQueue} />
       </div>
+      <WaitingList onNudge={onNudge} />
       {data.emails.length === 0 ? (
         <p className="text-sm text-muted-foreground">No recent emails</p>
       ) : (

@@ -7,7 +7,7 @@ function frameDocument(html: string, dark: boolean): string {
   const link = dark ? '#93c5fd' : '#1d4ed8';
   return `<!doctype html><html><head><meta charset="utf-8"><meta name="color-scheme" content="${dark ? 'dark' : 'light'}"><style>
 html,body{margin:0;background:${bg};color:${fg};font:14px/1.5 system-ui,-apple-system,sans-serif;overflow-wrap:anywhere}
-body{padding:12px}img{max-width:100%;height:auto}table{max-width:100%}a{color:${link}}
+body{padding:12px}img{max-width:100%;height:auto}table{max-width:100%}a[href]{color:${link}}
 </style></head><body>${html}</body></html>`;
 }
 

@@ -36,7 +36,7 @@ export function useAudioLevels(stream: MediaStream | null, count: number): numbe
       let sum = 0;
       for (const sample of samples) sum += ((sample - 128) / 128) ** 2;
       const level = toLevel(Math.sqrt(sum / samples.length));
-      setLevels((previous) => [...previous.slice(1 - count), level]);
+      setLevels((previous) => [...previous, level].slice(-count));
     };
     frame = requestAnimationFrame(tick);
 

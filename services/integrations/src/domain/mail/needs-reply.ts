@@ -33,7 +33,12 @@ export interface ThreadMessage {
   internalDate: number;
   labelIds: string[];
   fromAddress: string;
+  /** The metadata headers asked for (`THREAD_HEADERS`), by lower-cased name. */
+  headers: Record<string, string>;
 }
+
+/** The headers a thread's metadata is read with: who wrote, to whom, and how to answer in the thread. */
+export const THREAD_HEADERS = ['From', 'To', 'Cc', 'Subject', 'Message-ID', 'References', 'Auto-Submitted'];
 
 /**
  * The message of the thread the user would answer: its last message, when that is not the user's

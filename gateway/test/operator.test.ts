@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '@haven/kit/logger';
+import { defineJob, QueueRegistry, startWorkers, type WorkerSet } from '@haven/kit/queue';
+import { sessionCookie, testConfig, until } from '@haven/kit/testing';
+import type { Config } from '@haven/kit/config';
+import { startTestGateway } from '../src/testing';
+import type { RunningGateway } from '../src/start';
+
+const TOKEN = 'operator-token-0123456789-abcdefghijklmnop';
+
+/** The queue dashboard: operators with the token only, never a user session. */
+describe('queue dashboard', () => {
+  let config: Config;
+  let gateway: RunningGateway;
+  let queues: QueueRegistry;
+  let workers: WorkerSet;
+  const open = (headers: Record<string, string> = {}, path = '/ops/queues') =>
+    fetch(gateway.url + path, { headers, redirect: 'manual' });
+
+  beforeAll(async () => {
+    config = testConfig({ OPERATOR_TOKEN: TOKEN });
+    gateway = await startTestGateway(config, {}, 'http://127.0.0.1:9');
+    // A job that fails: its payload is not the contract's, so the worker refuses it at once.
+    queues = new QueueRegistry({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX });
+    await queues
+      .get('mail.send')
+      .add('mail.send', { payload: { nonsense: true }, meta: {} }, { jobId: 'broken' });
+    workers = startWorkers(
+      [defineJob({ queue: 'mail.send', handle: async () => undefined })],
+      { redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX },
+      createLogger({ name: 'test', level: 'silent' }),
+    );
+    await until(async () => (await queues.get('mail.send').getFailedCount()) === 1, 10_000, 'the failed job');
+  });
+  afterAll(async () => {
+    await workers?.close();
+    await queues?.close();
+    await gateway?.close();
+  });
+
+  it('refuses no token, a wrong one, and a signed-in user’s session', async () => {
+    const cookie = await sessionCookie(config, 7);
+    const refused: Array<Record<string, string>> = [
+      {},
+      { authorization: 'Bearer wrong-token' },
+      { authorization: `Bearer ${TOKEN}x` },
+      { authorization: `Basic ${Buffer.from('admin:nope').toString('base64')}` },
+      { cookie },
+    ];
+    for (const headers of refused) {
+      const res = await open(headers);
+      expect(res.status, JSON.stringify(headers)).toBe(401);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Basic realm="Haven operators"/);
+      expect(await res.json()).toMatchObject({ code: 'unauthorized' });
+      expect((await open(headers, '/ops/queues/api/queues')).status).toBe(401);
+    }
+  });
+
+  it('opens for the operator token, every queue listed and the failed job shown', async () => {
+    const page = await open({ authorization: `Bearer ${TOKEN}` });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root"');
+    // A browser sends the token as the Basic password it asked for.
+    const basic = { authorization: `Basic ${Buffer.from(`ops:${TOKEN}`).toString('base64')}` };
+    const res = await open(basic, '/ops/queues/api/queues?activeQueue=mail.send&status=failed&page=1');
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      queues: Array<{
+        name: string;
+        counts: Record<string, number>;
+        jobs: Array<{ id: string; data: unknown }>;
+      }>;
+    };
+    const names = body.queues.map((q) => q.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['mail.send', 'thought.changed', 'assistant.reply', 'mail.sync']),
+    );
+    const mail = body.queues.find((q) => q.name === 'mail.send')!;
+    expect(mail.counts.failed).toBe(1);
+    expect(mail.jobs.map((j) => j.id)).toEqual(['broken']);
+  });
+
+  it('does not exist without an operator token in the configuration', async () => {
+    const plain = await startTestGateway(testConfig(), {}, 'http://127.0.0.1:9');
+    try {
+      const res = await fetch(`${plain.url}/ops/queues`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(res.status).toBe(404);
+    } finally {
+      await plain.close();
+    }
+  });
+});

@@ -1,0 +1,1 @@
+ALTER TABLE "assistant"."messages" ADD COLUMN "metadata_enc" text;
