@@ -7,7 +7,6 @@ import { startOfYesterday, templateReply } from '../src/domain/assist';
 import { startIntegrations, type Harness } from './harness';
 
 let h: Harness;
-let accountSeq = 0;
 
 beforeAll(async () => {
   h = await startIntegrations();
@@ -17,13 +16,6 @@ afterAll(async () => {
 });
 
 const HOUR = 3_600_000;
-
-/** A fresh user whose consents open a fresh Google account of the double. */
-function newUser() {
-  const address = `user${++accountSeq}@example.com`;
-  h.google.state.consentAs = address;
-  return { me: h.as(), account: h.google.account(address), address };
-}
 
 /** A realistic inbox: a person waiting, a thread already answered, a newsletter, a notice, promotions. */
 function fillInbox(account: ReturnType<Harness['google']['account']>, address: string) {
@@ -77,7 +69,7 @@ const rowOf = async (id: number) =>
 
 describe('mail.sync and the digest', () => {
   it('syncs a realistic inbox right after connecting: isNew and needsReply computed, text encrypted', async () => {
-    const { me, account, address } = newUser();
+    const { me, account, address } = h.newUser();
     const { waiting, older } = fillInbox(account, address);
     const integration = await h.connected(me, 'email');
 
@@ -128,8 +120,72 @@ describe('mail.sync and the digest', () => {
     expect(startOfYesterday(now, 480).toISOString()).toBe('2026-11-20T08:00:00.000Z');
   });
 
+  it('reads every message and every thread once per sync, a thread with more than one to read whole', async () => {
+    const { me, account, address } = h.newUser();
+    const { waiting } = fillInbox(account, address);
+    // Two inbox messages of one thread, and the user's question waiting for an answer.
+    const first = account.addMessage({
+      from: 'Fay <fay@example.com>',
+      to: address,
+      subject: 'Trip',
+      text: 'Shall we go?',
+    });
+    account.addMessage({
+      from: 'Fay <fay@example.com>',
+      to: address,
+      subject: 'Re: Trip',
+      text: 'Or next month?',
+      threadId: first.threadId,
+    });
+    const asked = account.addMessage({
+      from: address,
+      to: 'Gus <gus@example.com>',
+      subject: 'Budget',
+      text: 'Could you send the numbers by Monday?',
+      labelIds: ['SENT'],
+      date: new Date(Date.now() - 5 * 86_400_000),
+    });
+    const callsBefore = h.google.state.calls.length;
+    const integration = await h.connected(me, 'email');
+    const reads = (from: number) =>
+      h.google.state.calls.slice(from).filter((c) => /\/users\/me\/(messages|threads)\/[^/]+$/.test(c));
+    const once = (calls: string[]) =>
+      [...new Set(calls)].filter((c) => calls.indexOf(c) !== calls.lastIndexOf(c));
+
+    const firstSync = reads(callsBefore);
+    expect(once(firstSync)).toEqual([]);
+    // The two-message thread and the user's threads are read whole; their messages are not read again.
+    expect(firstSync).toContain(`GET /gmail/v1/users/me/threads/${first.threadId}`);
+    expect(firstSync).toContain(`GET /gmail/v1/users/me/threads/${asked.threadId}`);
+    expect(firstSync).not.toContain(`GET /gmail/v1/users/me/messages/${first.id}`);
+    const digest = (await me.get('/api/assist/emails')).body as EmailDigest;
+    expect(digest.emails.map((e) => e.subject)).toEqual(expect.arrayContaining(['Trip', 'Re: Trip']));
+    expect(digest.emails.find((e) => e.id === waiting.id)!.needsReply).toBe(true);
+
+    // A new message and a reply: the history, then each touched thread once, no message alone.
+    const callsMid = h.google.state.calls.length;
+    const fresh = account.addMessage({
+      from: 'Hal <hal@example.com>',
+      to: address,
+      subject: 'Keys',
+      text: 'Where are the keys?',
+    });
+    account.reply(waiting.threadId, 'Friday works.');
+    await h.syncNow(integration.id);
+    const next = reads(callsMid);
+    expect(next.sort()).toEqual(
+      [
+        `GET /gmail/v1/users/me/threads/${fresh.threadId}`,
+        `GET /gmail/v1/users/me/threads/${waiting.threadId}`,
+      ].sort(),
+    );
+    const after = (await me.get('/api/assist/emails')).body as EmailDigest;
+    expect(after.emails.find((e) => e.id === fresh.id)!.needsReply).toBe(true);
+    expect(after.emails.find((e) => e.id === waiting.id)!.needsReply).toBe(false);
+  });
+
   it('syncs incrementally from the history: a reply clears needsReply, new mail arrives, archived mail leaves', async () => {
-    const { me, account, address } = newUser();
+    const { me, account, address } = h.newUser();
     const { waiting } = fillInbox(account, address);
     const integration = await h.connected(me, 'email');
     const callsBefore = h.google.state.calls.length;
@@ -167,7 +223,7 @@ describe('mail.sync and the digest', () => {
   });
 
   it('backs off on a rate limit without failing the account, and syncs again later', async () => {
-    const { me, account, address } = newUser();
+    const { me, account, address } = h.newUser();
     const integration = await h.connected(me, 'email');
     account.addMessage({ from: 'Gus <gus@example.com>', to: address, subject: 'Hello there', text: 'Hi!' });
 
@@ -188,7 +244,7 @@ describe('mail.sync and the digest', () => {
   });
 
   it('retries a sync hit by three 429s within seconds, honouring Retry-After, as Google asks', async () => {
-    const { me, account, address } = newUser();
+    const { me, account, address } = h.newUser();
     const integration = await h.connected(me, 'email');
     account.addMessage({ from: 'Hal <hal@example.com>', to: address, subject: 'Quick one', text: 'Hi!' });
     h.google.state.rateLimitNext = 3;
@@ -214,7 +270,7 @@ describe('mail.sync and the digest', () => {
   });
 
   it('serves a body sanitised, with remote images held back; another user’s e-mail is 404', async () => {
-    const { me, account, address } = newUser();
+    const { me, account, address } = h.newUser();
     const hostile = account.addMessage({
       from: 'Mallory <mallory@example.com>',
       to: address,
@@ -259,7 +315,7 @@ describe('mail.sync and the digest', () => {
   });
 
   it('drafts a reply from the template without a model, and sends it into the thread', async () => {
-    const { me, account, address } = newUser();
+    const { me, account, address } = h.newUser();
     const { waiting } = fillInbox(account, address);
     await h.connected(me, 'email');
 
@@ -291,7 +347,7 @@ describe('mail.sync and the digest', () => {
   });
 
   it('answers the assistant’s internal digest for the signed user only', async () => {
-    const { me, account, address } = newUser();
+    const { me, account, address } = h.newUser();
     fillInbox(account, address);
     await h.connected(me, 'email');
     const call = (caller: 'assistant' | 'insights') =>
@@ -311,7 +367,7 @@ describe('mail.sync and the digest', () => {
 
 describe('calendar invitations', () => {
   it('lists invitations awaiting an answer, answers one for real, and keeps strangers out', async () => {
-    const { me, account } = newUser();
+    const { me, account } = h.newUser();
     const invite = account.addInvitation({
       summary: 'Design review',
       start: new Date(Date.now() + 26 * HOUR),
@@ -368,7 +424,7 @@ describe('calendar invitations', () => {
 
 describe('tokens and lost grants', () => {
   it('refreshes a token about to expire ahead of time', async () => {
-    const { me } = newUser();
+    const { me } = h.newUser();
     const integration = await h.connected(me, 'calendar');
     const before = await rowOf(integration.id);
     await h.svc.deps.db
@@ -385,7 +441,7 @@ describe('tokens and lost grants', () => {
   });
 
   it('pauses the sync of a revoked account and shows the connection issue', async () => {
-    const { me, account, address } = newUser();
+    const { me, account, address } = h.newUser();
     fillInbox(account, address);
     const integration = await h.connected(me, 'email');
     h.google.revokeAll();

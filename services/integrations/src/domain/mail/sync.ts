@@ -8,9 +8,10 @@ import type { Llm } from '@haven/kit/llm';
 import type { Logger } from '@haven/kit/logger';
 import { excluded } from '../../db/excluded';
 import { mailMessages } from '../../db/schema';
+import type { FollowUps } from './follow-ups';
 import { parseMessage, type ParsedMessage } from './message';
 import { isReplyCandidate, threadAwaitsUser, type ThreadMessage } from './needs-reply';
-import addressparser from 'nodemailer/lib/addressparser';
+import { threadReader, type ThreadReader } from './thread-reader';
 
 /** How far back the first sync reaches, and how many messages it keeps at most. */
 export const MAIL_WINDOW_DAYS = 30;
@@ -40,6 +41,7 @@ export interface MailSyncDeps {
   cipher: FieldCipher;
   log: Logger;
   llm: Llm | null;
+  followUps: FollowUps;
 }
 
 export interface MailAccount {
@@ -57,7 +59,7 @@ export interface MailAccount {
  * the history since the stored id. Answers the new cursor. Rate limits and lost grants are thrown
  * for the caller to handle.
  */
-export function createMailSync({ db, cipher, log, llm }: MailSyncDeps) {
+export function createMailSync({ db, cipher, log, llm, followUps }: MailSyncDeps) {
   const limit = pLimit(PARALLEL);
 
   const fetchMessages = (gmail: gmail_v1.Gmail, ids: string[]) =>
@@ -74,6 +76,27 @@ export function createMailSync({ db, cipher, log, llm }: MailSyncDeps) {
         }),
       ),
     ).then((all) => all.filter((m): m is ParsedMessage => m !== null));
+
+  /**
+   * Brings 'Waiting for an answer' up to date for these threads (see `FollowUps.update`); a
+   * message's text already read with its thread is not fetched again.
+   */
+  async function trackFollowUps(
+    gmail: gmail_v1.Gmail,
+    read: ThreadReader,
+    who: MailAccount,
+    threadIds: Set<string>,
+    full = false,
+  ): Promise<void> {
+    const threads = await Promise.all(
+      [...threadIds].map(async (id): Promise<[string, ThreadMessage[] | null]> => [id, await read(id, full)]),
+    );
+    await followUps.update(who, threads, async (ids) => {
+      const missing = ids.filter((id) => !read.parsed.has(id));
+      const fetched = await fetchMessages(gmail, missing);
+      return [...ids.flatMap((id) => read.parsed.get(id) ?? []), ...fetched];
+    });
+  }
 
   async function store(who: MailAccount, messages: ParsedMessage[]): Promise<void> {
     const rows = messages
@@ -122,42 +145,21 @@ export function createMailSync({ db, cipher, log, llm }: MailSyncDeps) {
    * request, or just a thank-you?).
    */
   async function markReplies(
-    gmail: gmail_v1.Gmail,
+    read: ThreadReader,
     who: MailAccount,
     threadIds: Set<string>,
     candidates: Map<string, ParsedMessage>,
   ): Promise<void> {
     if (threadIds.size === 0) return;
     const awaiting = new Set<string>();
+    // The reader limits the parallel calls itself.
     await Promise.all(
-      [...threadIds].map((threadId) =>
-        limit(async () => {
-          let thread;
-          try {
-            thread = await gmail.users.threads.get({
-              userId: 'me',
-              id: threadId,
-              format: 'metadata',
-              metadataHeaders: ['From'],
-            });
-          } catch (err) {
-            if ((err as { status?: number }).status === 404) return;
-            throw err;
-          }
-          const messages: ThreadMessage[] = (thread.data.messages ?? []).map((m) => {
-            const from = m.payload?.headers?.find((h) => h.name?.toLowerCase() === 'from')?.value ?? '';
-            const [sender] = from ? addressparser(from, { flatten: true }) : [];
-            return {
-              id: m.id ?? '',
-              internalDate: Number(m.internalDate ?? 0),
-              labelIds: m.labelIds ?? [],
-              fromAddress: sender?.address?.toLowerCase() ?? '',
-            };
-          });
-          const last = threadAwaitsUser(messages, who.account);
-          if (last && candidates.has(last)) awaiting.add(last);
-        }),
-      ),
+      [...threadIds].map(async (threadId) => {
+        const messages = await read(threadId);
+        if (!messages) return;
+        const last = threadAwaitsUser(messages, who.account);
+        if (last && candidates.has(last)) awaiting.add(last);
+      }),
     );
     const confirmed = await refine(
       who,
@@ -221,25 +223,54 @@ export function createMailSync({ db, cipher, log, llm }: MailSyncDeps) {
     }
   }
 
+  /**
+   * These messages, each read once: those of `threads` with the whole thread (one call for all its
+   * messages, kept by the reader), the others alone. A message gone since is left out.
+   */
+  async function readMessages(
+    gmail: gmail_v1.Gmail,
+    read: ThreadReader,
+    listed: ReadonlyArray<{ id: string; threadId?: string }>,
+    threads: ReadonlySet<string>,
+  ): Promise<ParsedMessage[]> {
+    await Promise.all([...threads].map((id) => read(id, true)));
+    const alone = await fetchMessages(
+      gmail,
+      listed.filter((m) => !read.parsed.has(m.id)).map((m) => m.id),
+    );
+    const byId = new Map(alone.map((m) => [m.messageId, m]));
+    return listed.flatMap((m) => read.parsed.get(m.id) ?? byId.get(m.id) ?? []);
+  }
+
   async function full(gmail: gmail_v1.Gmail, who: MailAccount): Promise<string> {
     const profile = await gmail.users.getProfile({ userId: 'me' });
     // The account's own address decides which mail is the user's own; the caller stores it.
     if (profile.data.emailAddress) who.account = profile.data.emailAddress.toLowerCase();
-    const ids: string[] = [];
+    const listed: Array<{ id: string; threadId?: string }> = [];
     let pageToken: string | undefined;
     do {
       const page = await gmail.users.messages.list({
         userId: 'me',
         labelIds: ['INBOX'],
         q: `newer_than:${MAIL_WINDOW_DAYS}d`,
-        maxResults: Math.min(100, MAIL_SYNC_MAX - ids.length),
+        maxResults: Math.min(100, MAIL_SYNC_MAX - listed.length),
         pageToken,
       });
-      ids.push(...(page.data.messages ?? []).map((m) => m.id!).filter(Boolean));
+      for (const m of page.data.messages ?? [])
+        if (m.id) listed.push({ id: m.id, threadId: m.threadId ?? undefined });
       pageToken = page.data.nextPageToken ?? undefined;
-    } while (pageToken && ids.length < MAIL_SYNC_MAX);
+    } while (pageToken && listed.length < MAIL_SYNC_MAX);
+    const ids = listed.map((m) => m.id);
 
-    const messages = await fetchMessages(gmail, ids);
+    // The threads the user wrote in: those where they wrote last and asked may be waiting. They are
+    // read whole (the user's last messages in most of them are read), and so is a thread with more
+    // than one message in the inbox: one call for its messages instead of one each.
+    const sentThreads = await sentThreadsOf(gmail);
+    const inInbox = new Map<string, number>();
+    for (const { threadId } of listed) if (threadId) inInbox.set(threadId, (inInbox.get(threadId) ?? 0) + 1);
+    const whole = new Set([...sentThreads, ...[...inInbox].filter(([, n]) => n > 1).map(([id]) => id)]);
+    const read = threadReader(gmail, limit);
+    const messages = await readMessages(gmail, read, listed, whole);
     await store(who, messages);
     // What is no longer in the inbox window leaves the cache.
     await db
@@ -253,14 +284,20 @@ export function createMailSync({ db, cipher, log, llm }: MailSyncDeps) {
     const candidates = new Map(
       messages.filter((m) => isReplyCandidate(m, who.account)).map((m) => [m.messageId, m]),
     );
-    await markReplies(gmail, who, new Set([...candidates.values()].map((m) => m.threadId)), candidates);
+    await markReplies(read, who, new Set([...candidates.values()].map((m) => m.threadId)), candidates);
+    await trackFollowUps(gmail, read, who, sentThreads, true);
+    await followUps.keepOnly(who.integrationId, [...sentThreads]);
     return profile.data.historyId ?? '';
   }
 
   async function incremental(gmail: gmail_v1.Gmail, who: MailAccount, cursor: string): Promise<string> {
-    const added = new Set<string>();
+    const added = new Map<string, { id: string; threadId?: string }>();
     const removed = new Set<string>();
     const touchedThreads = new Set<string>();
+    const add = (message: gmail_v1.Schema$Message) => {
+      added.set(message.id!, { id: message.id!, threadId: message.threadId ?? undefined });
+      if (message.threadId) touchedThreads.add(message.threadId);
+    };
     let pageToken: string | undefined;
     let historyId = cursor;
     do {
@@ -269,10 +306,10 @@ export function createMailSync({ db, cipher, log, llm }: MailSyncDeps) {
         for (const { message } of h.messagesAdded ?? []) {
           if (!message?.id) continue;
           if (message.threadId) touchedThreads.add(message.threadId);
-          if (message.labelIds?.includes('INBOX')) added.add(message.id);
+          if (message.labelIds?.includes('INBOX')) add(message);
         }
         for (const { message, labelIds } of h.labelsAdded ?? [])
-          if (message?.id && labelIds?.includes('INBOX')) added.add(message.id);
+          if (message?.id && labelIds?.includes('INBOX')) add(message);
         for (const { message, labelIds } of h.labelsRemoved ?? [])
           if (message?.id && labelIds?.includes('INBOX')) removed.add(message.id);
         for (const { message } of h.messagesDeleted ?? []) if (message?.id) removed.add(message.id);
@@ -291,10 +328,12 @@ export function createMailSync({ db, cipher, log, llm }: MailSyncDeps) {
             inArray(mailMessages.messageId, [...removed]),
           ),
         );
-    const messages = await fetchMessages(gmail, [...added]);
+    // A thread that got a message (the user's reply or nudge, the other side's answer) is read
+    // whole, once: its new messages, its earlier candidates and its state, for the reply triage and
+    // the follow-ups alike.
+    const read = threadReader(gmail, limit);
+    const messages = await readMessages(gmail, read, [...added.values()], touchedThreads);
     await store(who, messages);
-    // Threads that got a new message (the user's reply, or a person's) are looked at again, with
-    // the cached candidates of those threads.
     for (const m of messages) touchedThreads.add(m.threadId);
     const candidates = new Map(
       messages.filter((m) => isReplyCandidate(m, who.account)).map((m) => [m.messageId, m]),
@@ -310,27 +349,49 @@ export function createMailSync({ db, cipher, log, llm }: MailSyncDeps) {
             ),
           )
       : [];
-    const stillCached = cachedInThreads.map((r) => r.messageId).filter((id) => !candidates.has(id));
-    if (stillCached.length > 0) {
-      // Candidates of earlier runs keep their verdict unless the thread moved on: re-read them.
-      for (const m of await fetchMessages(gmail, stillCached))
-        if (isReplyCandidate(m, who.account)) candidates.set(m.messageId, m);
-    }
-    await markReplies(gmail, who, touchedThreads, candidates);
+    // Candidates of earlier runs keep their verdict unless the thread moved on: looked at again.
+    const stillCached = cachedInThreads.filter((r) => !candidates.has(r.messageId));
+    for (const m of await readMessages(
+      gmail,
+      read,
+      stillCached.map((r) => ({ id: r.messageId })),
+      new Set(),
+    ))
+      if (isReplyCandidate(m, who.account)) candidates.set(m.messageId, m);
+    await markReplies(read, who, touchedThreads, candidates);
+    await trackFollowUps(gmail, read, who, touchedThreads);
     await prune(who);
     return historyId;
   }
 
-  /** Mail older than the window leaves the cache. */
-  const prune = (who: MailAccount) =>
-    db
+  /** Mail older than the window leaves the cache, and so does a question unanswered for as long. */
+  async function prune(who: MailAccount): Promise<void> {
+    const before = new Date(Date.now() - MAIL_WINDOW_DAYS * 86_400_000);
+    await db
       .delete(mailMessages)
-      .where(
-        and(
-          eq(mailMessages.integrationId, who.integrationId),
-          lt(mailMessages.receivedAt, new Date(Date.now() - MAIL_WINDOW_DAYS * 86_400_000)),
-        ),
-      );
+      .where(and(eq(mailMessages.integrationId, who.integrationId), lt(mailMessages.receivedAt, before)));
+    await followUps.prune(who.integrationId, before);
+  }
+
+  /** The threads of the user's sent mail within the window (ids only: one call per 500). */
+  async function sentThreadsOf(gmail: gmail_v1.Gmail): Promise<Set<string>> {
+    const threads = new Set<string>();
+    let pageToken: string | undefined;
+    let listed = 0;
+    do {
+      const page = await gmail.users.messages.list({
+        userId: 'me',
+        labelIds: ['SENT'],
+        q: `newer_than:${MAIL_WINDOW_DAYS}d`,
+        maxResults: 500,
+        pageToken,
+      });
+      for (const m of page.data.messages ?? []) if (m.threadId) threads.add(m.threadId);
+      listed += page.data.messages?.length ?? 0;
+      pageToken = page.data.nextPageToken ?? undefined;
+    } while (pageToken && listed < MAIL_SYNC_MAX);
+    return threads;
+  }
 
   return {
     async sync(gmail: gmail_v1.Gmail, who: MailAccount): Promise<string> {
