@@ -11,6 +11,7 @@ import { ConfigError, loadConfig, type Config } from '@haven/kit/config';
 import { generateKey } from '@haven/kit/crypto';
 import { openDatabase } from '@haven/kit/db';
 import { createLogger } from '@haven/kit/logger';
+import { startTracing } from '@haven/kit/tracing';
 import { reservePort } from '@haven/kit/net';
 import { repoPath } from '@haven/kit/paths';
 import {
@@ -92,6 +93,7 @@ export async function startAllInOne(
   const config: Config = loadConfig(env);
   // A person at a terminal reads lines; anything else (a file, a collector) gets JSON.
   const log = createLogger({ name: 'haven', level: config.LOG_LEVEL, pretty: process.stdout.isTTY });
+  const stopTracing = await startTracing('haven', config.OTEL_EXPORTER_OTLP_ENDPOINT);
 
   const redis = await ensureRedis(config.REDIS_URL, dataDir);
   // PGlite is one connection per process: open it once for every service. With DATABASE_URL each
@@ -102,6 +104,7 @@ export async function startAllInOne(
     for (const s of services.reverse()) await s.close();
     await database?.close();
     await redis.stop();
+    await stopTracing?.();
   };
   // Filled as the services start; internal calls read it when they are made, after start-up.
   const urls = {} as Record<ServiceName, string>;

@@ -11,6 +11,7 @@ import type { Insight } from '@haven/contracts/insights';
 import type { Thought } from '@haven/contracts/thoughts';
 import { loadConfig } from '@haven/kit/config';
 import { createScratchDatabase, freePort, internalHeaders, sessionCookie, until } from '@haven/kit/testing';
+import { startOtlpReceiver } from './support/otlp-receiver';
 import { startRoundRobin } from './support/round-robin';
 import { zipOf } from './support/zip';
 
@@ -52,6 +53,7 @@ describe.skipIf(!process.env.DATABASE_URL)('distributed mode: two replicas of ev
   const proxies: Array<Awaited<ReturnType<typeof startRoundRobin>>> = [];
   const replicas = {} as Record<ServiceName, Proc[]>;
   let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
+  let otlp: Awaited<ReturnType<typeof startOtlpReceiver>> | undefined;
   let gateway: Proc;
   let cookie = '';
   const userId = 5;
@@ -87,6 +89,10 @@ describe.skipIf(!process.env.DATABASE_URL)('distributed mode: two replicas of ev
   beforeAll(async () => {
     database = await createScratchDatabase(process.env.DATABASE_URL!);
     env.DATABASE_URL = database.url;
+    // Every process exports its traces to this local collector, in batches a fifth of a second apart.
+    otlp = await startOtlpReceiver();
+    env.OTEL_EXPORTER_OTLP_ENDPOINT = otlp.url;
+    env.OTEL_BSP_SCHEDULE_DELAY = '200';
     for (const name of SERVICE_NAMES) {
       const proxy = await startRoundRobin();
       proxies.push(proxy);
@@ -116,6 +122,7 @@ describe.skipIf(!process.env.DATABASE_URL)('distributed mode: two replicas of ev
       ),
     );
     for (const proxy of proxies) await proxy.close();
+    await otlp?.close();
     await database?.drop();
   });
 
@@ -214,6 +221,40 @@ describe.skipIf(!process.env.DATABASE_URL)('distributed mode: two replicas of ev
     await until(async () => (await replies()).length > 0, 60_000, 'a reply');
     await sleep(3000);
     expect(await replies()).toHaveLength(1);
+
+    // One trace from the gateway to the worker that wrote the reply, across three processes: the
+    // gateway's request and its hop, the assistant replica that answered 202 (its event went through
+    // the outbox and the queue), and the job in whichever assistant worker took it.
+    const spans = otlp!.spans;
+    const inTrace = () => {
+      const edge = spans.find(
+        (s) =>
+          s.service === 'haven-gateway' &&
+          s.kind === 2 &&
+          s.attributes['http.route'] === '/api/assistant/query',
+      );
+      return edge ? spans.filter((s) => s.traceId === edge.traceId) : [];
+    };
+    await until(() => inTrace().some((s) => s.name === 'job assistant.reply'), 30_000, 'the traced reply');
+    const trace = inTrace();
+    const byId = new Map(trace.map((s) => [s.spanId, s]));
+    const ancestry = (span: (typeof trace)[number]) => {
+      const chain = [span];
+      for (let p = byId.get(span.parentSpanId); p; p = byId.get(p.parentSpanId)) chain.push(p);
+      return chain.map((s) => `${s.service}: ${s.name}`);
+    };
+    const job = trace.find((s) => s.name === 'job assistant.reply')!;
+    expect(job).toMatchObject({ service: 'haven-assistant', kind: 5 });
+    expect(ancestry(job)).toEqual([
+      'haven-assistant: job assistant.reply',
+      'haven-assistant: POST /api/assistant/query',
+      'haven-gateway: POST assistant',
+      'haven-gateway: POST /api/assistant/query',
+    ]);
+    // The worker's own calls (the thoughts it searched) continue the same trace.
+    expect(trace.some((s) => s.service === 'haven-thoughts' && s.kind === 2)).toBe(true);
+    // No user text in span names or attributes.
+    expect(JSON.stringify(trace)).not.toContain('plant');
   }, 120_000);
 
   it('serves an export from either replica, and loses nothing when a replica is killed mid-import', async () => {

@@ -20,7 +20,11 @@ export const OpaqueId = z
 export type OpaqueId = z.infer<typeof OpaqueId>;
 
 /** What the job kit stores beside the payload (`{ payload, meta }`), for log correlation. */
-export const JobMeta = z.object({ requestId: z.string().max(128).optional() });
+export const JobMeta = z.object({
+  requestId: z.string().max(128).optional(),
+  /** The W3C trace context to continue in the worker, when tracing is configured. */
+  traceparent: z.string().max(128).optional(),
+});
 export type JobMeta = z.infer<typeof JobMeta>;
 
 /** One queue: its name, the service whose workers consume it, its payload schema and deterministic job id. */

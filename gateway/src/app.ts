@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import type { RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import path from 'node:path';
 import compression from 'compression';
 import express, { type Express } from 'express';
@@ -21,6 +21,7 @@ import type { Metrics } from '@haven/kit/metrics';
 import type { QueueRegistry } from '@haven/kit/queue';
 import type { Redis } from '@haven/kit/redis';
 import type { SessionStore } from '@haven/kit/sessions';
+import { startServerSpan } from '@haven/kit/tracing';
 import { writeError } from './answer';
 import { apiDocsRouter } from './api-docs';
 import { clientAddress, type TrustFunction } from './client-address';
@@ -30,7 +31,7 @@ import { COMPRESS_THRESHOLD_BYTES } from './encoding';
 import { bodyLimitOf, MAX_BODY_BYTES, tooLargeMessage } from './limits';
 import { queueDashboard } from './operator';
 import { createServiceProxy, type ServiceProxy } from './proxy';
-import { requestMetrics } from './route-label';
+import { requestMetrics, routeLabeller } from './route-label';
 import { headerNames, securityHeaders } from './security-headers';
 import { pathOf, userOf } from './session';
 
@@ -96,10 +97,8 @@ export function createGateway(options: GatewayOptions): RequestListener {
   ) as Record<ServiceName, ServiceProxy>;
   const observe = options.metrics ? requestMetrics(options.metrics) : undefined;
 
-  return (req, res) => {
-    observe?.(req, res);
-    // The gateway is the edge: a client's request id is not trusted, a fresh one is made.
-    const requestId = randomUUID();
+  const label = routeLabeller();
+  const handle = (req: IncomingMessage, res: ServerResponse, requestId: string) => {
     const path = pathOf(req.url ?? '/');
     const service = path.startsWith('/api/') ? serviceFor(path) : undefined;
     if (service === undefined) {
@@ -126,6 +125,20 @@ export function createGateway(options: GatewayOptions): RequestListener {
         proxies[service](req, res, { userId, requestId, clientIp: clientAddress(req, trust), head }),
       )
       .catch(fail);
+  };
+
+  return (req, res) => {
+    observe?.(req, res);
+    // The gateway is the edge: a client's request id (and trace context) is not trusted, fresh ones are made.
+    const requestId = randomUUID();
+    const method = req.method ?? 'GET';
+    const span = startServerSpan(method, {}, { 'haven.service': 'gateway', 'haven.request_id': requestId });
+    if (!span) return handle(req, res, requestId);
+    res.once('close', () => {
+      span.named(label(method, pathOf(req.url ?? '/')));
+      span.end(res.statusCode);
+    });
+    span.run(() => handle(req, res, requestId));
   };
 }
 

@@ -10,6 +10,7 @@ import {
 import { AppError, badRequest, payloadTooLarge } from '@haven/kit/errors';
 import { createInternalTokenSigner } from '@haven/kit/internal-auth';
 import type { Logger } from '@haven/kit/logger';
+import { startClientSpan } from '@haven/kit/tracing';
 import { writeError } from './answer';
 import { tooLargeMessage } from './limits';
 import { compressor, isCompressible, answerEncoding, type Encoding } from './encoding';
@@ -21,6 +22,9 @@ const DROPPED_FROM_REQUEST: ReadonlySet<string> = new Set([
   ...HOP_BY_HOP,
   'proxy-authorization',
   REQUEST_ID_HEADER,
+  // The trace context is the gateway's to start (see startServerSpan).
+  'traceparent',
+  'tracestate',
   ...IDENTITY_HEADERS,
 ]);
 /** Framing is node's to choose again (the answer may be re-encoded); the gateway's headers win. */
@@ -81,9 +85,11 @@ export function createServiceProxy(options: ServiceProxyOptions): ServiceProxy {
       REQUEST_ID_HEADER,
       forwarding.requestId,
     );
+    const hop = startClientSpan(`${req.method} ${service}`, { 'haven.service': service });
+    if (hop) for (const [name, value] of Object.entries(hop.headers)) headers.push(name, value);
     let upstream: http.ClientRequest;
     try {
-      upstream = http.request({
+      const options: http.RequestOptions = {
         hostname: target.hostname,
         port: target.port,
         method: req.method,
@@ -91,7 +97,8 @@ export function createServiceProxy(options: ServiceProxyOptions): ServiceProxy {
         headers,
         agent,
         timeout: timeoutMs,
-      });
+      };
+      upstream = hop ? hop.run(() => http.request(options)) : http.request(options);
     } catch {
       // A path node will not send (it checks more strictly than its own parser accepts).
       writeError(res, forwarding.head, badRequest('Malformed request'), { close: true });
@@ -102,6 +109,7 @@ export function createServiceProxy(options: ServiceProxyOptions): ServiceProxy {
 
     upstream.on('response', (answer) => {
       const status = answer.statusCode ?? 502;
+      hop?.end(status);
       const { headers: answerHeaders, encoding } = forwardedAnswer(answer, droppedFromAnswer, {
         method: req.method,
         acceptEncoding: req.headers['accept-encoding'],
@@ -122,6 +130,7 @@ export function createServiceProxy(options: ServiceProxyOptions): ServiceProxy {
       upstream.destroy();
     });
     upstream.on('error', (err) => {
+      hop?.end(502, err);
       if (res.headersSent || res.destroyed) {
         res.destroy();
         return;

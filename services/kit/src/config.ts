@@ -46,6 +46,11 @@ export const ConfigSchema = z.object({
    * port so that no public route reaches it. Services answer `/metrics` on their own (internal) port.
    */
   METRICS_PORT: optional(port),
+  /**
+   * Where OpenTelemetry traces go (OTLP over HTTP, e.g. http://collector:4318); unset, nothing of
+   * the tracing SDK is loaded. OTEL_SERVICE_NAME overrides the service name a process reports.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optional(url(['http:', 'https:'])),
   APP_URL: optional(url(['http:', 'https:'])),
   DATA_DIR: withDefault(z.string().min(1), './data'),
   DATABASE_URL: optional(url(['postgres:', 'postgresql:'])),

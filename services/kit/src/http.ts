@@ -5,6 +5,7 @@ import { isPublicRoute, REQUEST_ID_HEADER, type ServiceName } from '@haven/contr
 import { answerProblems } from './answer-check';
 import { Reply, type Checked } from './answers';
 import { currentContext, requestIdFrom, runWithContext } from './context';
+import { startServerSpan } from './tracing';
 import { REQUEST_QUERY_TIMEOUT_MS } from './db';
 import {
   errorMiddleware,
@@ -174,17 +175,20 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
     res.setHeader(REQUEST_ID_HEADER, requestId);
     const started = process.hrtime.bigint();
+    const quiet = req.path === '/healthz' || req.path === '/readyz' || req.path === METRICS_PATH;
+    const span = quiet
+      ? undefined
+      : startServerSpan(req.method, req.headers, {
+          'haven.service': options.name,
+          'haven.request_id': requestId,
+        });
     res.on('finish', () => {
-      if (req.path === '/healthz' || req.path === '/readyz' || req.path === METRICS_PATH) return;
+      if (quiet) return;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      options.metrics.http.observe(
-        {
-          method: req.method,
-          route: (res.locals.route as string) ?? 'unmatched',
-          status_code: res.statusCode,
-        },
-        ms / 1000,
-      );
+      const route = (res.locals.route as string) ?? 'unmatched';
+      options.metrics.http.observe({ method: req.method, route, status_code: res.statusCode }, ms / 1000);
+      span?.named(route);
+      span?.end(res.statusCode);
       runWithContext({ requestId }, () =>
         options.log.info(
           { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
@@ -194,10 +198,13 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     });
     // A public request answers within a bound even when the database hangs; internal calls (an
     // import's batches) and jobs may take what their work takes.
-    runWithContext(
-      { requestId, ...(req.path.startsWith('/api/') ? { queryTimeoutMs: REQUEST_QUERY_TIMEOUT_MS } : {}) },
-      next,
-    );
+    const run = () =>
+      runWithContext(
+        { requestId, ...(req.path.startsWith('/api/') ? { queryTimeoutMs: REQUEST_QUERY_TIMEOUT_MS } : {}) },
+        next,
+      );
+    if (span) span.run(run);
+    else run();
   });
   app.use(options.health);
   app.use(metricsRouter(options.metrics.registry));

@@ -11,6 +11,7 @@ import OpenAI, { APIConnectionTimeoutError, APIError, toFile } from 'openai';
 import { z } from 'zod';
 import type { Config } from './config';
 import type { Metrics } from './metrics';
+import { inSpan, SpanKind } from './tracing';
 
 /**
  * The one small module every AI feature goes through: any OpenAI-compatible server (OpenAI,
@@ -133,27 +134,40 @@ interface Usage {
 
 /**
  * Times one request to the model server and counts its tokens (where the server reports them) and,
- * on failure, its kind of error. Without metrics it only runs the request.
+ * on failure, its kind of error; when tracing, the request is a span with the same facts.
  */
-function measure(metrics: Metrics | undefined) {
-  return async <T>(operation: string, request: () => Promise<T>): Promise<T> => {
-    if (!metrics) return request();
-    const end = metrics.model.startTimer({ operation });
-    try {
-      const answer = await request();
-      end({ outcome: 'ok' });
-      const usage = (answer as { usage?: Usage | null }).usage;
-      const prompt = usage?.prompt_tokens ?? usage?.input_tokens;
-      const completion = usage?.completion_tokens ?? usage?.output_tokens;
-      if (prompt) metrics.modelTokens.inc({ operation, type: 'prompt' }, prompt);
-      if (completion) metrics.modelTokens.inc({ operation, type: 'completion' }, completion);
-      return answer;
-    } catch (err) {
-      end({ outcome: 'error' });
-      metrics.modelErrors.inc({ operation, kind: modelErrorKind(err) });
-      throw err;
-    }
-  };
+function measure(metrics: Metrics | undefined, model: string) {
+  return <T>(operation: string, request: () => Promise<T>): Promise<T> =>
+    inSpan(
+      `model ${operation}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: { 'gen_ai.operation.name': operation, 'gen_ai.request.model': model },
+      },
+      async (span) => {
+        const end = metrics?.model.startTimer({ operation });
+        try {
+          const answer = await request();
+          end?.({ outcome: 'ok' });
+          const usage = (answer as { usage?: Usage | null }).usage;
+          const prompt = usage?.prompt_tokens ?? usage?.input_tokens;
+          const completion = usage?.completion_tokens ?? usage?.output_tokens;
+          if (prompt) metrics?.modelTokens.inc({ operation, type: 'prompt' }, prompt);
+          if (completion) metrics?.modelTokens.inc({ operation, type: 'completion' }, completion);
+          span?.setAttributes({
+            ...(prompt ? { 'gen_ai.usage.input_tokens': prompt } : {}),
+            ...(completion ? { 'gen_ai.usage.output_tokens': completion } : {}),
+          });
+          return answer;
+        } catch (err) {
+          end?.({ outcome: 'error' });
+          const kind = modelErrorKind(err);
+          metrics?.modelErrors.inc({ operation, kind });
+          span?.setAttribute('error.type', kind);
+          throw err;
+        }
+      },
+    );
 }
 
 /**
@@ -190,7 +204,7 @@ export function createLlm(
   });
   const replyPolicy = wrap(retryOnce, breaker);
   const replyTimeoutMs = config.OPENAI_TIMEOUT_MS ?? 8000;
-  const measured = measure(metrics);
+  const measured = measure(metrics, config.OPENAI_MODEL);
 
   async function complete(
     messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[],

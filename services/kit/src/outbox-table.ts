@@ -14,6 +14,8 @@ export function outboxTable(schema: PgSchema) {
       jobId: text('job_id').notNull(),
       payload: jsonb('payload').notNull(),
       requestId: text('request_id'),
+      /** The W3C trace context of the work that wrote the event, when tracing (see tracing.ts). */
+      traceparent: text('traceparent'),
       createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
       /** While set and in the future, one relay instance is publishing this row. */
       claimedUntil: timestamp('claimed_until', { withTimezone: true }),

@@ -5,8 +5,9 @@ import { currentContext } from './context';
 import type { Db, DbOrTx } from './db';
 import type { Logger } from './logger';
 import type { OutboxTable } from './outbox-table';
-import type { QueueRegistry } from './queue';
+import type { JobData, QueueRegistry } from './queue';
 import { withTimeout } from './redis';
+import { currentTraceparent } from './tracing';
 
 /**
  * Records an event inside the caller's transaction. The job id is computed now, from the payload,
@@ -24,7 +25,16 @@ export async function writeOutbox<Q extends QueueName>(
     jobId: job.jobId,
     payload: job.payload,
     requestId: currentContext()?.requestId ?? null,
+    traceparent: currentTraceparent() ?? null,
   });
+}
+
+/** What a job carries besides its payload: the request id and trace context of the work that wrote it. */
+function metaOf(row: { requestId: string | null; traceparent: string | null }): JobData['meta'] {
+  return {
+    ...(row.requestId ? { requestId: row.requestId } : {}),
+    ...(row.traceparent ? { traceparent: row.traceparent } : {}),
+  };
 }
 
 /** A fresh id for an event whose job id must be unique to it (e.g. each change of a thought). */
@@ -113,7 +123,7 @@ export function startOutboxRelay(options: {
         await withTimeout(
           queues.publish(row.queue as QueueName, row.jobId, {
             payload: row.payload as JobPayload<QueueName>,
-            meta: row.requestId ? { requestId: row.requestId } : {},
+            meta: metaOf(row),
           }),
           publishTimeout,
           'queue add',

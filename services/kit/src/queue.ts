@@ -1,17 +1,25 @@
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job, type JobsOptions } from 'bullmq';
-import { JOBS, jobFor, queuesConsumedBy, type JobPayload, type QueueName } from '@haven/contracts/jobs';
+import {
+  JOBS,
+  jobFor,
+  queuesConsumedBy,
+  type JobMeta,
+  type JobPayload,
+  type QueueName,
+} from '@haven/contracts/jobs';
 import type { ServiceName } from '@haven/contracts/routes';
 import { currentContext, runWithContext } from './context';
 import type { Logger } from './logger';
 import { QUEUE_STATES, type Metrics, type QueueCounts } from './metrics';
 import { redisOptionsFrom } from './redis';
+import { currentTraceparent, inSpan, SpanKind } from './tracing';
 
 export { UnrecoverableError };
 
 /** What is stored in Redis for a job: ids only, plus the request id for log correlation. */
 export interface JobData<Q extends QueueName = QueueName> {
   payload: JobPayload<Q>;
-  meta: { requestId?: string };
+  meta: JobMeta;
 }
 
 /**
@@ -125,10 +133,14 @@ export class QueueRegistry {
   ): Promise<string> {
     const job = jobFor(name, payload);
     const requestId = meta.requestId ?? currentContext()?.requestId;
+    const traceparent = meta.traceparent ?? currentTraceparent();
     await this.publish(
       name,
       job.jobId,
-      { payload: job.payload, meta: requestId ? { requestId } : {} },
+      {
+        payload: job.payload,
+        meta: { ...(requestId ? { requestId } : {}), ...(traceparent ? { traceparent } : {}) },
+      },
       options,
     );
     return job.jobId;
@@ -250,17 +262,28 @@ export function startWorkers(
       async (job: Job, token?: string) => {
         const data = job.data as Partial<JobData>;
         const requestId = data.meta?.requestId ?? `job-${job.id}`;
+        const traced = {
+          kind: SpanKind.CONSUMER,
+          traceparent: data.meta?.traceparent,
+          attributes: {
+            'haven.queue': def.queue,
+            'haven.job_id': job.id ?? '',
+            'haven.attempt': job.attemptsMade + 1,
+          },
+        };
         return runWithContext({ requestId, jobId: job.id }, () =>
-          measured(metrics, def.queue, async () => {
-            const parsed = schema.safeParse(data.payload);
-            if (!parsed.success)
-              throw new UnrecoverableError(`Invalid payload for ${def.queue}: ${parsed.error.message}`);
-            const retryIn = async (ms: number): Promise<never> => {
-              await job.moveToDelayed(Date.now() + ms, token);
-              throw new DelayedError();
-            };
-            await def.handle(parsed.data as never, { job, log, retryIn });
-          }),
+          inSpan(`job ${def.queue}`, traced, () =>
+            measured(metrics, def.queue, async () => {
+              const parsed = schema.safeParse(data.payload);
+              if (!parsed.success)
+                throw new UnrecoverableError(`Invalid payload for ${def.queue}: ${parsed.error.message}`);
+              const retryIn = async (ms: number): Promise<never> => {
+                await job.moveToDelayed(Date.now() + ms, token);
+                throw new DelayedError();
+              };
+              await def.handle(parsed.data as never, { job, log, retryIn });
+            }),
+          ),
         );
       },
       {

@@ -15,6 +15,7 @@ import {
   type ServiceUrls,
 } from './internal-client';
 import { createLogger, type Logger } from './logger';
+import { startTracing } from './tracing';
 import { createMetrics, type Metrics } from './metrics';
 import { deleteSentEvents, outboxBacklog, startOutboxRelay } from './outbox';
 import type { OutboxTable } from './outbox-table';
@@ -270,8 +271,12 @@ export async function runMain(def: ServiceDefinition): Promise<void> {
   const log = createLogger({ name: def.name, level: config.LOG_LEVEL });
   installProcessGuards(log);
   try {
+    const stopTracing = await startTracing(`haven-${def.name}`, config.OTEL_EXPORTER_OTLP_ENDPOINT);
     const running = await startService(def, { config, log, port: config.PORT ?? 3000, host: config.HOST });
-    onShutdown(() => running.close(), log);
+    onShutdown(async () => {
+      await running.close();
+      await stopTracing?.();
+    }, log);
   } catch (err) {
     log.fatal({ err }, 'start-up failed');
     process.exit(1);

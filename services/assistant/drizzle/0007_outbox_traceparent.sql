@@ -1,0 +1,1 @@
+ALTER TABLE "assistant"."outbox" ADD COLUMN "traceparent" text;

@@ -1,0 +1,1 @@
+ALTER TABLE "insights"."outbox" ADD COLUMN "traceparent" text;

@@ -1,0 +1,1 @@
+ALTER TABLE "integrations"."outbox" ADD COLUMN "traceparent" text;

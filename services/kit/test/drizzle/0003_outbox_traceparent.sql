@@ -1,0 +1,1 @@
+ALTER TABLE "kit_test"."outbox" ADD COLUMN "traceparent" text;

@@ -1,0 +1,1 @@
+ALTER TABLE "portability"."outbox" ADD COLUMN "traceparent" text;

@@ -1,0 +1,1 @@
+ALTER TABLE "thoughts"."outbox" ADD COLUMN "traceparent" text;
