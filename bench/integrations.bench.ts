@@ -132,6 +132,16 @@ async function benchTriage(
   row('machines (list + auto)', ['list-newsletter', 'automated']);
 }
 
+/** The Gmail API calls since `from`, counted by what they read (calendar calls aside). */
+function gmailCalls(calls: string[], from: number): string {
+  const mail = calls.slice(from).filter((c) => c.includes('/gmail/'));
+  const count = (re: RegExp) => mail.filter((c) => re.test(c)).length;
+  const messages = count(/\/messages\/[^/]+$/);
+  const threads = count(/\/threads\/[^/]+$/);
+  const lists = count(/\/(messages|threads|history)$/);
+  return `${mail.length} Gmail calls (${lists} lists, ${messages} messages, ${threads} threads read)`;
+}
+
 export async function benchIntegrations(): Promise<void> {
   console.log('\nIntegrations: mail.sync against the Google double, and the cached digest');
   const google = await startGoogleDouble();
@@ -152,6 +162,30 @@ export async function benchIntegrations(): Promise<void> {
     google.state.consentAs = account.email;
     fillInbox(account, 500);
 
+    // A second message in every tenth thread, and the user's own questions waiting for an answer.
+    const firsts = [...account.messages.values()];
+    for (let i = 0; i < 50; i++) {
+      const m = firsts[i * 10]!;
+      const header = (name: string) => m.headers.find((h) => h.name === name)!.value;
+      account.addMessage({
+        from: header('From'),
+        to: account.email,
+        subject: `Re: ${header('Subject')}`,
+        text: 'One more thing.',
+        threadId: m.threadId,
+      });
+    }
+    for (let i = 0; i < 20; i++)
+      account.addMessage({
+        from: account.email,
+        to: `${PEOPLE[i % PEOPLE.length]!.split(' ')[0]!.toLowerCase()}@example.com`,
+        subject: `Question ${i}`,
+        text: 'Could you send me the numbers by Friday?',
+        labelIds: ['SENT'],
+        date: new Date(Date.now() - (3 + i) * 86_400_000),
+      });
+
+    const calls0 = google.state.calls.length;
     const t0 = performance.now();
     const done = await connectMail(gateway.url, headers);
     const rowOf = async () =>
@@ -162,6 +196,8 @@ export async function benchIntegrations(): Promise<void> {
     for (let i = 0; i < 5; i++)
       account.addMessage({ from: 'Gus <gus@example.com>', subject: `New ${i}`, text: 'Can we talk?' });
     const before = (await rowOf()).lastSyncedAt!;
+    const firstCalls = gmailCalls(google.state.calls, calls0);
+    const calls1 = google.state.calls.length;
     const t1 = performance.now();
     await service.deps.db
       .update(integrations)
@@ -170,8 +206,12 @@ export async function benchIntegrations(): Promise<void> {
     await service.reconcilers!.runOnce();
     await until(async () => (await rowOf()).lastSyncedAt! > before, 60_000, 'incremental sync');
     const incremental = performance.now() - t1;
-    console.log(`  first mail.sync of 500 messages: ${first.toFixed(0)} ms`);
-    console.log(`  incremental mail.sync with 5 new messages: ${incremental.toFixed(0)} ms`);
+    console.log(
+      `  first mail.sync of 550 messages in 500 threads, 20 sent: ${first.toFixed(0)} ms, ${firstCalls}`,
+    );
+    console.log(
+      `  incremental mail.sync with 5 new messages: ${incremental.toFixed(0)} ms, ${gmailCalls(google.state.calls, calls1)}`,
+    );
 
     const url = `${gateway.url}/api/assist/emails?timezoneOffset=0`;
     await load('warm-up', url, { headers, connections: 4, seconds: 2 });
