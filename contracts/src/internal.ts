@@ -70,6 +70,13 @@ export const authInternalContract = defineContract({
   },
 });
 
+/** Addresses a reply's draft names (in the body: an address is the user's data, never in a URL). */
+export const KnownContactsQuery = z.object({
+  addresses: z.array(z.string().trim().toLowerCase().min(3).max(320)).min(1).max(20),
+});
+/** Those of the addresses the user has written to (people they know), in the order asked. */
+export const KnownContactsAnswer = z.object({ known: z.array(z.string()) });
+
 /** Internal routes of the integrations service (used by the assistant's tools). */
 export const integrationsInternalContract = defineContract({
   digest: {
@@ -116,6 +123,14 @@ export const integrationsInternalContract = defineContract({
     responses: { 200: NotionAnswer, 400: ErrorBody },
     callers: ['assistant'],
     summary: 'Notion search by text: titles and a short excerpt of the best pages.',
+  },
+  knownContacts: {
+    method: 'POST',
+    path: '/internal/mail/contacts/known',
+    body: KnownContactsQuery,
+    responses: { 200: KnownContactsAnswer, 400: ErrorBody },
+    callers: ['assistant'],
+    summary: 'Which of these addresses the user has written to from a connected mail account.',
   },
 });
 

@@ -8,12 +8,14 @@ import { z } from 'zod';
 
 /**
  * Where a draft's recipient was found. `question` (the user's own words, or the sender of a mail the
- * user's question names) and `calendar` (an invitation's organizer) are people the user knows;
+ * user's question names), `calendar` (an invitation's organizer) and `contact` (someone the user
+ * wrote to from a connected mail account) are people the user knows;
  * every other origin is shown with a notice and never prefilled.
  */
 export const RecipientOrigin = z.enum([
   'question',
   'calendar',
+  'contact',
   'mail',
   'slack',
   'notion',
@@ -55,6 +57,7 @@ export type ReplyProposals = z.infer<typeof ReplyProposals>;
 const NOTICES: Record<RecipientOrigin, string | null> = {
   question: null,
   calendar: null,
+  contact: null,
   mail: 'This address comes from an e-mail you received.',
   slack: 'This address comes from a Slack message.',
   notion: 'This address comes from a Notion page.',

@@ -49,6 +49,11 @@ export const assistantService: ServiceDefinition = {
       },
       weeklyInsight: async (userId, weekStart) =>
         (await insights(userId).period({ query: { date: weekStart, range: 'week' } })).body,
+      knownContacts: async (userId, addresses) => {
+        const res = await integrations(userId).knownContacts({ body: { addresses } });
+        if (res.status !== 200) throw new Error(`Known contacts refused: ${res.body.message}`);
+        return res.body.known;
+      },
     };
     const assistant = createAssistant({
       db: deps.db,

@@ -1,5 +1,6 @@
 import type { CalendarAnswer } from '@haven/contracts/calendar';
 import type { EmailDigest, WaitingAnswer } from '@haven/contracts/mail';
+import { recipientNotice, type DraftProposal } from '@haven/contracts/proposals';
 import { createLlm } from '@haven/kit/llm';
 import { createLogger } from '@haven/kit/logger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,6 +85,7 @@ function sources(overrides: Partial<ReplySources> = {}): ReplySources {
     slackMentions: async () => ({ connected: false, items: [] }),
     notionSearch: async () => ({ connected: false, pages: [] }),
     weeklyInsight: async () => ({ status: 'empty' }),
+    knownContacts: async () => [],
     ...overrides,
   };
 }
@@ -215,6 +217,55 @@ describe('with a model', () => {
       expect(proposed.used.calendar).toBeUndefined();
     } finally {
       await calendarModel.stop();
+    }
+  });
+
+  it('does not flag a draft to someone the user wrote to, asks only for the draft’s addresses, and flags when it cannot ask', async () => {
+    const draftModel = await startOpenAiDouble({
+      reply: (request) =>
+        request.messages.at(-1)!.role === 'user'
+          ? toolCalls([
+              {
+                name: 'draft_email',
+                arguments: {
+                  to: 'Priya Shah <priya@corp.example>',
+                  subject: 'Contract',
+                  body: 'Looking at it today.',
+                },
+              },
+            ])
+          : 'Here is a draft.',
+    });
+    try {
+      const llm = createLlm({
+        OPENAI_BASE_URL: draftModel.url,
+        OPENAI_API_KEY: undefined,
+        OPENAI_MODEL: 'test',
+      });
+      const asked: string[][] = [];
+      const draftOf = async (knownContacts: ReplySources['knownContacts']) =>
+        (
+          (
+            await writeReply(
+              { llm, sources: sources({ knownContacts }), log },
+              ask('Write a short note about the contract'),
+            )
+          ).metadata as { drafts: DraftProposal[] }
+        ).drafts[0]!;
+      const known = await draftOf(async (_userId, addresses) => {
+        asked.push(addresses);
+        return addresses;
+      });
+      expect(asked).toEqual([['priya@corp.example']]);
+      expect(known.recipientFrom).toBe('contact');
+      expect(recipientNotice(known.recipientFrom)).toBeNull();
+      expect((await draftOf(async () => [])).recipientFrom).toBe('unknown');
+      const unreadable = await draftOf(async () => {
+        throw new Error('integrations is down');
+      });
+      expect(recipientNotice(unreadable.recipientFrom)).not.toBeNull();
+    } finally {
+      await draftModel.stop();
     }
   });
 

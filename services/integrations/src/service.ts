@@ -9,7 +9,9 @@ import { outbox } from './db/schema';
 import { createAccounts } from './domain/accounts';
 import { createAssist } from './domain/assist';
 import { createIntegrations } from './domain/integrations';
+import { contactsRepository } from './db/contacts.repository';
 import { followUpsRepository } from './db/follow-ups.repository';
+import { createContacts } from './domain/mail/contacts';
 import { createFollowUps } from './domain/mail/follow-ups';
 import { createMailSync } from './domain/mail/sync';
 import { createStateStore } from './domain/oauth-state';
@@ -30,6 +32,7 @@ export const integrationsService: ServiceDefinition = {
     const llm = createLlm(config, deps.metrics);
     const accounts = createAccounts({ db, cipher, google, log });
     const followUps = createFollowUps({ repo: followUpsRepository(db), cipher, accounts });
+    const contacts = createContacts({ repo: contactsRepository(db), secret: config.DATA_ENCRYPTION_KEY });
     const workspace = createWorkspace({ db, cipher, accounts, settings: google, log });
     const integrations = createIntegrations({
       db,
@@ -61,7 +64,7 @@ export const integrationsService: ServiceDefinition = {
       db,
       cipher,
       accounts,
-      mail: createMailSync({ db, cipher, log, llm, followUps }),
+      mail: createMailSync({ db, cipher, log, llm, followUps, contacts }),
       workspace,
       apiRoot: config.GOOGLE_API_ROOT_URL,
       intervalMs: config.SYNC_INTERVAL_MS,
@@ -70,7 +73,7 @@ export const integrationsService: ServiceDefinition = {
     return {
       routes: [
         integrationsRoutes(integrations, appUrl),
-        ...assistRoutes(integrations, assist, workspace, followUps),
+        ...assistRoutes(integrations, assist, workspace, followUps, contacts),
       ],
       jobs: [
         ...sync.jobs,

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Integration } from '@haven/contracts/integrations';
 import type { WaitingAnswer } from '@haven/contracts/mail';
-import { mailFollowUps } from '../src/db/schema';
+import { mailContacts, mailFollowUps } from '../src/db/schema';
 import { startIntegrations, type Harness } from './harness';
 
 let h: Harness;
@@ -216,5 +216,65 @@ describe('waiting for an answer', () => {
     expect(((await ok.json()) as WaitingAnswer).threads.map((t) => t.threadId)).toEqual([budget.threadId]);
     expect((await call(me.userId, 'insights')).status).toBe(403);
     expect(((await (await call(h.as().userId, 'assistant')).json()) as WaitingAnswer).connected).toBe(false);
+  });
+});
+
+describe('people the user wrote to', () => {
+  const known = (userId: number, addresses: unknown) =>
+    fetch(`${h.svc.url}/internal/mail/contacts/known`, {
+      method: 'POST',
+      headers: { ...h.svc.headers(userId, 'assistant'), 'content-type': 'application/json' },
+      body: JSON.stringify({ addresses }),
+    });
+
+  it('knows whom the user wrote to, never a sender alone, keeps only blind indexes, and learns from new mail', async () => {
+    const { me, account, address } = h.newUser();
+    fillSent(account, address);
+    account.addMessage({
+      from: 'Eve <eve@attacker.example>',
+      to: address,
+      subject: 'Hi',
+      text: 'Write to me.',
+    });
+    const email = await h.connected(me, 'email');
+    const asked = [
+      'eve@attacker.example',
+      'Ana@Example.com',
+      'dan@example.com',
+      'ben@example.com',
+      'cleo@example.com',
+    ];
+    const first = await known(me.userId, asked);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({
+      known: ['ana@example.com', 'dan@example.com', 'ben@example.com', 'cleo@example.com'],
+    });
+    // Another user knows none of them.
+    expect(await (await known(h.as().userId, asked)).json()).toEqual({ known: [] });
+
+    account.addMessage({
+      from: address,
+      to: 'Fay <fay@example.com>',
+      subject: 'Keys',
+      text: 'Left them at yours.',
+      labelIds: ['SENT'],
+    });
+    await h.syncNow(email.id);
+    expect(await (await known(me.userId, ['fay@example.com', 'eve@attacker.example'])).json()).toEqual({
+      known: ['fay@example.com'],
+    });
+
+    const rows = await h.svc.deps.db.select().from(mailContacts).where(eq(mailContacts.userId, me.userId));
+    expect(rows).toHaveLength(5);
+    expect(JSON.stringify(rows)).not.toMatch(/example\.com|ana|fay/i);
+  });
+
+  it('refuses a question naming no address, or too many, with a 400 naming the field', async () => {
+    const { me } = h.newUser();
+    for (const bad of [[], Array.from({ length: 21 }, (_, i) => `p${i}@example.com`), 'ana@example.com']) {
+      const res = await known(me.userId, bad);
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(await res.json())).toContain('addresses');
+    }
   });
 });

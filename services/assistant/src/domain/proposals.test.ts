@@ -22,6 +22,18 @@ describe('recipientFrom', () => {
     );
   });
 
+  it('knows people the user wrote to, even when a received mail names them, but not a stranger beside them', () => {
+    const withContacts = (question: string) => ({
+      ...context(question),
+      contacts: new Set(['anna@corp.example']),
+    });
+    expect(recipientFrom('Anna Berg <anna@corp.example>', withContacts('What is in my inbox?'))).toBe(
+      'contact',
+    );
+    expect(recipientFrom('exfil@attacker.example', withContacts('What is in my inbox?'))).toBe('mail');
+    expect(recipientFrom('anna@corp.example, exfil@attacker.example', withContacts('Hi'))).toBe('mail');
+  });
+
   it('says where any other address comes from, the least trusted one for several', () => {
     expect(recipientFrom('anna@corp.example', context('What is in my inbox?'))).toBe('mail');
     expect(recipientFrom('exfil@attacker.example', context('What is in my inbox?'))).toBe('mail');

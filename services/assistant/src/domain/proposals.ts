@@ -47,6 +47,7 @@ const ADDRESS = /[^\s<>,;:"'()[\]]+@[^\s<>,;:"'()[\]]+\.[a-z]{2,}/gi;
 const DISTRUST: RecipientOrigin[] = [
   'question',
   'calendar',
+  'contact',
   'thoughts',
   'notion',
   'slack',
@@ -68,9 +69,16 @@ function firstName(name: string): string | null {
 const namedIn = (text: string, name: string) =>
   new RegExp(`(^|[^\\p{L}])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}])`, 'iu').test(text);
 
-function originOf(address: string, mine: string, question: string, seen: SeenItem[]): RecipientOrigin {
+function originOf(
+  address: string,
+  mine: string,
+  question: string,
+  seen: SeenItem[],
+  contacts: ReadonlySet<string>,
+): RecipientOrigin {
   if (mine.includes(address)) return 'question';
   if (seen.some((s) => s.source === 'calendar' && s.from?.address === address)) return 'calendar';
+  if (contacts.has(address)) return 'contact';
   // Replying to a mail whose sender the question names is writing to someone the user chose.
   const sender = seen.find((s) => s.source === 'gmail' && s.from?.address === address);
   const name = sender && firstName(sender.from!.name);
@@ -80,20 +88,24 @@ function originOf(address: string, mine: string, question: string, seen: SeenIte
   return found.source === 'gmail' ? 'mail' : found.source === 'calendar' ? 'unknown' : found.source;
 }
 
+/** The e-mail addresses in a recipient field, lower-cased. */
+export const addressesIn = (to: string | undefined): string[] =>
+  to?.match(ADDRESS)?.map((a) => a.toLowerCase()) ?? [];
+
 /**
  * Where a draft's recipients come from: the least trusted origin among them (`unknown` for a name
  * without an address); undefined when the draft names nobody.
  */
 export function recipientFrom(
   to: string | undefined,
-  context: { mine: string[]; question: string; seen: SeenItem[] },
+  context: { mine: string[]; question: string; seen: SeenItem[]; contacts?: ReadonlySet<string> },
 ): RecipientOrigin | undefined {
   if (!to?.trim()) return undefined;
-  const addresses = to.match(ADDRESS)?.map((a) => a.toLowerCase()) ?? [];
+  const addresses = addressesIn(to);
   if (addresses.length === 0) return 'unknown';
   const mine = context.mine.join('\n').toLowerCase();
   return addresses
-    .map((a) => originOf(a, mine, context.question, context.seen))
+    .map((a) => originOf(a, mine, context.question, context.seen, context.contacts ?? new Set()))
     .reduce((a, b) => (DISTRUST.indexOf(b) > DISTRUST.indexOf(a) ? b : a));
 }
 

@@ -16,6 +16,7 @@ import {
   asksForDraft,
   asksForEvent,
   leaveOutJournal,
+  addressesIn,
   recipientFrom,
   type SeenItem,
 } from './proposals';
@@ -40,6 +41,8 @@ export interface ReplySources {
   notionSearch(userId: number, q: string): Promise<NotionAnswer>;
   /** The insight of the week starting on `weekStart` (queued for generation when none is current). */
   weeklyInsight(userId: number, weekStart: string): Promise<InternalInsightAnswer>;
+  /** Those of `addresses` the user has written to from a connected mail account. */
+  knownContacts(userId: number, addresses: string[]): Promise<string[]>;
 }
 
 export interface ReplyInput {
@@ -549,7 +552,13 @@ export async function aiReply(
       messages.push({ role: 'tool', tool_call_id: call.id, content: result });
     }
   }
-  const finished = finishProposals(input, (content ?? '').trim(), { drafts, events, seen });
+  const finished = await finishProposals(
+    sources,
+    input,
+    (content ?? '').trim(),
+    { drafts, events, seen },
+    log,
+  );
   if (!finished.text) throw new Error('The model answered with no text');
   return {
     content: finished.text,
@@ -571,13 +580,20 @@ export async function aiReply(
   };
 }
 
+/** Asks only when a draft names someone (most replies propose nothing). */
+async function knownContacts(sources: ReplySources, userId: number, addresses: string[]): Promise<string[]> {
+  const unique = [...new Set(addresses)].slice(0, 20);
+  return unique.length ? sources.knownContacts(userId, unique) : [];
+}
+
 /**
  * The reply's proposals as the SPA offers them: each draft with where its recipient comes from and
  * without journal text the question did not ask for (a draft written into the answer without the
  * tool counts too), and whatever the question did not ask for marked `unrequested` and moved out of
  * the answer, to be shown as a suggestion under it.
  */
-function finishProposals(
+async function finishProposals(
+  sources: ReplySources,
   input: ReplyInput,
   answer: string,
   made: {
@@ -585,20 +601,30 @@ function finishProposals(
     events: Array<z.infer<typeof EventArgs>>;
     seen: SeenItem[];
   },
-): { text: string; drafts: DraftProposal[]; events: EventProposal[] } {
+  log: Logger,
+): Promise<{ text: string; drafts: DraftProposal[]; events: EventProposal[] }> {
   const question = input.question;
   const written = made.drafts.length === 0 ? emailDraftIn(answer) : null;
   const asked = { draft: asksForDraft(question), event: asksForEvent(question) };
+  const proposed = [...made.drafts, ...(written ? [{ ...written, to: written.to || undefined }] : [])];
   const context = {
     mine: input.history.filter((m) => m.role === 'user').map((m) => m.content),
     question,
     seen: made.seen,
+    // People the user wrote to are people they know; not knowing (the service is down) flags the draft.
+    contacts: new Set(
+      await knownContacts(
+        sources,
+        input.userId,
+        proposed.flatMap((d) => addressesIn(d.to)),
+      ).catch((err: unknown) => {
+        log.warn({ err }, 'known contacts could not be read; drafts are flagged');
+        return [];
+      }),
+    ),
   };
   const journal = made.seen.filter((s) => s.source === 'thoughts').map((s) => s.text);
-  const drafts: DraftProposal[] = [
-    ...made.drafts,
-    ...(written ? [{ ...written, to: written.to || undefined }] : []),
-  ].map((d) => {
+  const drafts: DraftProposal[] = proposed.map((d) => {
     const kept = leaveOutJournal(d.body, journal, question);
     return {
       ...d,

@@ -121,6 +121,29 @@ export const mailFollowUps = integrationsSchema.table(
   ],
 );
 
+/**
+ * People the user wrote to from a connected mail account (To and Cc of their own messages in the
+ * synced threads), so the assistant can tell a draft to someone they know from one to an address it
+ * found in a received mail. Only a keyed blind index of each address is kept, never the address.
+ */
+export const mailContacts = integrationsSchema.table(
+  'mail_contacts',
+  {
+    id: serial('id').primaryKey(),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull(),
+    /** The blind index of the lower-cased address, scoped to the user (see `contactKey`). */
+    addressKey: text('address_key').notNull(),
+    lastWrittenAt: timestamp('last_written_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('mail_contacts_integration_address_key').on(t.integrationId, t.addressKey),
+    index('mail_contacts_user_address_idx').on(t.userId, t.addressKey),
+  ],
+);
+
 /** Upcoming events of a connected calendar in which the user is an attendee (encrypted details). */
 export const calendarEvents = integrationsSchema.table(
   'calendar_events',

@@ -8,6 +8,7 @@ import { AppError } from '@haven/kit/errors';
 import { implement, redirect, reply } from '@haven/kit/http';
 import type { Assist } from '../domain/assist';
 import type { Integrations } from '../domain/integrations';
+import type { Contacts } from '../domain/mail/contacts';
 import type { FollowUps } from '../domain/mail/follow-ups';
 import type { Workspace } from '../domain/workspace/workspace';
 
@@ -76,6 +77,7 @@ export function assistRoutes(
   assist: Assist,
   workspace: Workspace,
   followUps: FollowUps,
+  contacts: Contacts,
 ) {
   return [
     implement(mailContract, {
@@ -97,6 +99,7 @@ export function assistRoutes(
       connections: ({ userId }) => workspace.connections(userId),
       slackMentions: ({ userId }) => workspace.mentions(userId),
       notionSearch: ({ userId, query }) => workspace.notionSearch(userId, query.q),
+      knownContacts: async ({ userId, body }) => ({ known: await contacts.known(userId, body.addresses) }),
     }),
     implement(integrationsPortabilityContract, {
       exportIntegrations: async ({ userId }) =>

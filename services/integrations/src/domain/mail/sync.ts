@@ -8,6 +8,7 @@ import type { Llm } from '@haven/kit/llm';
 import type { Logger } from '@haven/kit/logger';
 import { excluded } from '../../db/excluded';
 import { mailMessages } from '../../db/schema';
+import type { Contacts } from './contacts';
 import type { FollowUps } from './follow-ups';
 import { parseMessage, type ParsedMessage } from './message';
 import { isReplyCandidate, threadAwaitsUser, type ThreadMessage } from './needs-reply';
@@ -42,6 +43,7 @@ export interface MailSyncDeps {
   log: Logger;
   llm: Llm | null;
   followUps: FollowUps;
+  contacts: Contacts;
 }
 
 export interface MailAccount {
@@ -59,7 +61,7 @@ export interface MailAccount {
  * the history since the stored id. Answers the new cursor. Rate limits and lost grants are thrown
  * for the caller to handle.
  */
-export function createMailSync({ db, cipher, log, llm, followUps }: MailSyncDeps) {
+export function createMailSync({ db, cipher, log, llm, followUps, contacts }: MailSyncDeps) {
   const limit = pLimit(PARALLEL);
 
   const fetchMessages = (gmail: gmail_v1.Gmail, ids: string[]) =>
@@ -287,6 +289,7 @@ export function createMailSync({ db, cipher, log, llm, followUps }: MailSyncDeps
     await markReplies(read, who, new Set([...candidates.values()].map((m) => m.threadId)), candidates);
     await trackFollowUps(gmail, read, who, sentThreads, true);
     await followUps.keepOnly(who.integrationId, [...sentThreads]);
+    await contacts.rememberWrittenTo(who, read.parsed.values());
     return profile.data.historyId ?? '';
   }
 
@@ -360,6 +363,7 @@ export function createMailSync({ db, cipher, log, llm, followUps }: MailSyncDeps
       if (isReplyCandidate(m, who.account)) candidates.set(m.messageId, m);
     await markReplies(read, who, touchedThreads, candidates);
     await trackFollowUps(gmail, read, who, touchedThreads);
+    await contacts.rememberWrittenTo(who, read.parsed.values());
     await prune(who);
     return historyId;
   }
