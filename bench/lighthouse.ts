@@ -38,7 +38,7 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-async function audit(port: number, url: string, cookie?: string): Promise<RunFigures> {
+async function audit(port: number, url: string, cookie?: string, attempt = 1): Promise<RunFigures> {
   const result = await lighthouse(url, {
     port,
     output: 'json',
@@ -54,6 +54,8 @@ async function audit(port: number, url: string, cookie?: string): Promise<RunFig
     const name = `${new URL(url).pathname.slice(1) || 'root'}-${lhr.fetchTime.replace(/[:.]/g, '-')}.json`;
     writeFileSync(path.join(reports, name), JSON.stringify(lhr));
   }
+  // Chromium sometimes records no navigation in the trace; Lighthouse's advice is to run again.
+  if (lhr.runtimeError?.code === 'NO_NAVSTART' && attempt < 3) return audit(port, url, cookie, attempt + 1);
   if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   const scores = Object.fromEntries(
     CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)]),

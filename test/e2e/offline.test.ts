@@ -45,9 +45,9 @@ describe('offline capture in Chromium at 390×844', () => {
       await page.addInitScript('delete window.SpeechRecognition; delete window.webkitSpeechRecognition;');
       await page.goto('/timeline');
       await page.getByRole('heading', { name: /All Thoughts/ }).waitFor();
-      // The service worker has installed and controls the page.
+      // The service worker (registered 3 s after the load event) has installed and controls the page.
       await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, {
-        timeout: 15_000,
+        timeout: 25_000,
       });
 
       await context.setOffline(true);
