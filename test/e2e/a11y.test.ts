@@ -204,6 +204,26 @@ describe('accessibility and first paint in Chromium at 390×844', () => {
     expect(await robots.text()).toMatch(/^User-agent: \*/m);
   });
 
+  it('renders the API reference at /api/docs from the local Swagger UI, with no request leaving the machine', async () => {
+    const { context, page } = await phonePage(env.browser, env.product.url, 'light');
+    const hosts = new Set<string>();
+    page.on('request', (request) => hosts.add(new URL(request.url()).host));
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto('/api/docs');
+    // Swagger UI lists the contract's routes from /api/openapi.json, one folded group per service.
+    await page.getByRole('heading', { name: 'Haven API' }).waitFor();
+    await page.screenshot({ path: shotPath('api-docs') });
+    await page.locator('.opblock-tag', { hasText: 'assistant' }).first().click();
+    await page.locator('.opblock-summary-path').first().waitFor();
+    const paths = await page.locator('.opblock-summary-path').allTextContents();
+    expect(paths.map((p) => p.replace(/\u200b/g, ''))).toContain('/api/assistant/query');
+    await page.screenshot({ path: shotPath('api-docs-assistant') });
+    expect(errors).toEqual([]);
+    expect([...hosts]).toEqual([new URL(env.product.url).host]);
+    await context.close();
+  });
+
   // Lighthouse's best practices count what Chrome's Issues panel lists: zod's probe for eval was a
   // CSP violation on every screen, the Assist chat box a form field without id or name.
   it("leaves Chrome's Issues panel empty on /welcome, /home and /assist", async () => {

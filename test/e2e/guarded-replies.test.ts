@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiDouble, toolCalls, type ChatRequest } from '../doubles/openai-server';
 import { startSmtpCatcher } from '../doubles/smtp-catcher';
-import { createAccount, launchBrowser, phonePage, startProduct } from './harness';
+import { createAccount, launchBrowser, phonePage, shotPath, startProduct } from './harness';
 
 /*
  * What a reply written by a steered model looks like in the SPA: a draft to a stranger flagged and
@@ -11,7 +11,6 @@ import { createAccount, launchBrowser, phonePage, startProduct } from './harness
  * loses the data in its query and asks before opening a site the user's data never named.
  */
 
-const SHOTS = '/work/wt/shots/safecontent';
 const LEAK =
   'https://collect.example/r?d=' +
   encodeURIComponent('The launch moves to Friday and Anna is worried about the budget review next week');
@@ -76,11 +75,11 @@ describe('replies a steered model wrote, in Chromium at 390×844', () => {
       const page = await ask('Draft an email to the team about the launch', scheme);
       const notice = page.getByText('This address is not in your question, your mail or your calendar.');
       await notice.waitFor({ timeout: 15_000 });
-      await page.screenshot({ path: `${SHOTS}/flagged-draft-${scheme}.png` });
+      await page.screenshot({ path: shotPath(`guarded-flagged-draft-${scheme}`) });
       await page.getByRole('button', { name: 'Edit & Draft Email' }).click();
       const dialog = page.getByRole('dialog');
       expect(await dialog.getByLabel('To').inputValue()).toBe('');
-      await page.screenshot({ path: `${SHOTS}/flagged-draft-dialog-${scheme}.png` });
+      await page.screenshot({ path: shotPath(`guarded-flagged-draft-dialog-${scheme}`) });
       await dialog.getByRole('button', { name: 'Use this address' }).click();
       expect(await dialog.getByLabel('To').inputValue()).toBe('exfil@attacker.example');
     });
@@ -98,14 +97,14 @@ describe('replies a steered model wrote, in Chromium at 390×844', () => {
       expect(await page.getByRole('button', { name: 'Edit & Draft Email' }).isVisible()).toBe(false);
       await suggested.click();
       await page.getByText('This address is not in your question, your mail or your calendar.').waitFor();
-      await page.screenshot({ path: `${SHOTS}/suggested-draft-${scheme}.png` });
+      await page.screenshot({ path: shotPath(`guarded-suggested-draft-${scheme}`) });
       // A site the user's data never named asks first, naming it.
       const opened: string[] = [];
       page.context().on('page', (p) => opened.push(p.url()));
       await link.click();
       const sheet = page.getByRole('alertdialog');
       await sheet.getByText('Open collect.example?').waitFor();
-      await page.screenshot({ path: `${SHOTS}/guarded-link-${scheme}.png` });
+      await page.screenshot({ path: shotPath(`guarded-link-${scheme}`) });
       await sheet.getByRole('button', { name: 'Cancel' }).click();
       expect(opened).toEqual([]);
     });
