@@ -5,7 +5,8 @@ import { createLlm } from '@haven/kit/llm';
 import { createLogger } from '@haven/kit/logger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiDouble, toolCalls, type ChatRequest } from '../../../test/doubles/openai-server';
-import { localReply, writeReply, type ReplySources } from '../src/domain/reply';
+import { localReply } from '../src/domain/local-reply';
+import { writeReply, type ReplySources } from '../src/domain/reply';
 
 /*
  * The reply's reading of the user's connected accounts. The accounts come from the integrations

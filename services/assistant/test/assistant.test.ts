@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Conversation, Message } from '@haven/contracts/assistant';
 import { messages } from '../src/db/schema';
-import { AI_NOT_CONFIGURED } from '../src/domain/reply';
+import { AI_NOT_CONFIGURED } from '../src/domain/local-reply';
 import { startAssistantStack } from './harness';
 
 let stack: Awaited<ReturnType<typeof startAssistantStack>>;
