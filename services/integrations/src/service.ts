@@ -5,12 +5,17 @@ import { repoPath } from '@haven/kit/paths';
 import { observeProviderCalls } from '@haven/kit/provider-calls';
 import type { ServiceDefinition } from '@haven/kit/service';
 import { userDeletionJob } from '@haven/kit/user-deletion';
+import { calendarEventsRepository } from './db/calendar-events.repository';
+import { contactsRepository } from './db/contacts.repository';
+import { followUpsRepository } from './db/follow-ups.repository';
+import { integrationsRepository } from './db/integrations.repository';
+import { mailMessagesRepository } from './db/mail-messages.repository';
+import { oauthStatesRepository } from './db/oauth-states.repository';
+import { providerItemsRepository } from './db/provider-items.repository';
 import { outbox } from './db/schema';
 import { createAccounts } from './domain/accounts';
 import { createAssist } from './domain/assist';
 import { createIntegrations } from './domain/integrations';
-import { contactsRepository } from './db/contacts.repository';
-import { followUpsRepository } from './db/follow-ups.repository';
 import { createContacts } from './domain/mail/contacts';
 import { createFollowUps } from './domain/mail/follow-ups';
 import { createMailSync } from './domain/mail/sync';
@@ -30,16 +35,26 @@ export const integrationsService: ServiceDefinition = {
     const appUrl = publicUrl(config);
     const google = { ...config, appUrl };
     const llm = createLlm(config, deps.metrics);
-    const accounts = createAccounts({ db, cipher, google, log });
+    const accountRows = integrationsRepository(db);
+    const messages = mailMessagesRepository(db);
+    const events = calendarEventsRepository(db);
+    const accounts = createAccounts({ repo: accountRows, cipher, google, log });
     const followUps = createFollowUps({ repo: followUpsRepository(db), cipher, accounts });
     const contacts = createContacts({ repo: contactsRepository(db), secret: config.DATA_ENCRYPTION_KEY });
-    const workspace = createWorkspace({ db, cipher, accounts, settings: google, log });
+    const workspace = createWorkspace({
+      repo: providerItemsRepository(db),
+      cipher,
+      accounts,
+      settings: google,
+      log,
+    });
     const integrations = createIntegrations({
-      db,
+      repo: accountRows,
+      messages,
       uow: deps.uow,
       cipher,
       // The state's key is derived from the internal secret for this one purpose.
-      states: createStateStore(db, deriveKey(config.INTERNAL_SECRET, 'oauth-state')),
+      states: createStateStore(oauthStatesRepository(db), deriveKey(config.INTERNAL_SECRET, 'oauth-state')),
       google,
       accounts,
       followUps,
@@ -59,12 +74,13 @@ export const integrationsService: ServiceDefinition = {
       slack: [config.SLACK_API_URL],
       notion: [config.NOTION_API_URL],
     });
-    const assist = createAssist({ db, cipher, accounts, google, llm, log });
+    const assist = createAssist({ messages, events, cipher, accounts, google, llm, log });
     const sync = createSyncJobs({
-      db,
+      repo: accountRows,
+      events,
       cipher,
       accounts,
-      mail: createMailSync({ db, cipher, log, llm, followUps, contacts }),
+      mail: createMailSync({ repo: messages, cipher, log, llm, followUps, contacts }),
       workspace,
       apiRoot: config.GOOGLE_API_ROOT_URL,
       intervalMs: config.SYNC_INTERVAL_MS,

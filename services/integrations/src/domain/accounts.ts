@@ -1,4 +1,3 @@
-import { and, eq, sql } from 'drizzle-orm';
 import {
   IntegrationSettings,
   type Integration,
@@ -6,7 +5,6 @@ import {
   type Provider,
 } from '@haven/contracts/integrations';
 import type { FieldCipher } from '@haven/kit/crypto';
-import type { Db } from '@haven/kit/db';
 import {
   AppError,
   badGateway,
@@ -16,10 +14,10 @@ import {
   unavailable,
 } from '@haven/kit/errors';
 import type { Logger } from '@haven/kit/logger';
-import { integrations } from '../db/schema';
+import type { IntegrationRow, IntegrationsRepository } from '../db/integrations.repository';
 import { oauthClient, type GoogleOAuthClient, type GoogleSettings } from './google';
 
-export type Row = typeof integrations.$inferSelect;
+export type Row = IntegrationRow;
 
 export const MESSAGES = {
   invalidState: 'Invalid state parameter',
@@ -77,7 +75,7 @@ export function grantProblem(err: unknown): string | null {
 }
 
 export interface AccountsDeps {
-  db: Db;
+  repo: IntegrationsRepository;
   cipher: FieldCipher;
   google: GoogleSettings;
   log: Logger;
@@ -87,7 +85,7 @@ export interface AccountsDeps {
  * The stored accounts: presenting them, finding the user's, and calling Google as one of them with
  * the official client (tokens decrypted only for the call, refreshed ones stored again encrypted).
  */
-export function createAccounts({ db, cipher, google, log }: AccountsDeps) {
+export function createAccounts({ repo, cipher, google, log }: AccountsDeps) {
   const settingsOf = (row: Row) => IntegrationSettings.parse(row.settings ?? {});
   const isConnected = (row: Row) =>
     (row.accessTokenEnc !== null || row.refreshTokenEnc !== null) && !settingsOf(row).error;
@@ -119,18 +117,15 @@ export function createAccounts({ db, cipher, google, log }: AccountsDeps) {
     row: Row,
     tokens: { access_token?: string | null; refresh_token?: string | null; expiry_date?: number | null },
   ): Promise<void> {
-    await db
-      .update(integrations)
-      .set({
-        ...(tokens.access_token
-          ? { accessTokenEnc: cipher.encrypt(tokens.access_token, tokenContext(row.userId)) }
-          : {}),
-        ...(tokens.refresh_token
-          ? { refreshTokenEnc: cipher.encrypt(tokens.refresh_token, tokenContext(row.userId)) }
-          : {}),
-        ...(tokens.expiry_date ? { expiresAt: new Date(tokens.expiry_date) } : {}),
-      })
-      .where(eq(integrations.id, row.id));
+    await repo.setTokens(row.id, {
+      ...(tokens.access_token
+        ? { accessTokenEnc: cipher.encrypt(tokens.access_token, tokenContext(row.userId)) }
+        : {}),
+      ...(tokens.refresh_token
+        ? { refreshTokenEnc: cipher.encrypt(tokens.refresh_token, tokenContext(row.userId)) }
+        : {}),
+      ...(tokens.expiry_date ? { expiresAt: new Date(tokens.expiry_date) } : {}),
+    });
   }
 
   /**
@@ -157,26 +152,12 @@ export function createAccounts({ db, cipher, google, log }: AccountsDeps) {
   }
 
   async function markError(row: Row, message: string): Promise<void> {
-    await db
-      .update(integrations)
-      .set({ settings: sql`${integrations.settings} || ${JSON.stringify({ error: message })}::jsonb` })
-      .where(eq(integrations.id, row.id));
+    await repo.markError(row.id, message);
   }
 
   /** The user's account of `provider` and `type` (Google by default), whatever its state. */
-  async function accountOf(userId: number, type: IntegrationType, provider: Provider = 'google') {
-    const [row] = await db
-      .select()
-      .from(integrations)
-      .where(
-        and(
-          eq(integrations.userId, userId),
-          eq(integrations.provider, provider),
-          eq(integrations.type, type),
-        ),
-      );
-    return row as Row | undefined;
-  }
+  const accountOf = (userId: number, type: IntegrationType, provider: Provider = 'google') =>
+    repo.ofUser(userId, provider, type);
 
   return {
     settingsOf,
@@ -188,17 +169,19 @@ export function createAccounts({ db, cipher, google, log }: AccountsDeps) {
     storeTokens,
     markError,
 
-    async byId(id: number): Promise<Row | undefined> {
-      const [row] = await db.select().from(integrations).where(eq(integrations.id, id));
-      return row;
+    byId: (id: number): Promise<Row | undefined> => repo.byId(id),
+
+    /** Every account of the user, whatever its provider, type or state. */
+    all: (userId: number): Promise<Row[]> => repo.listOfUser(userId),
+
+    /** Stores the account's own address (encrypted): mail or messages from it are the user's own. */
+    async storeAddress(row: Row, address: string): Promise<void> {
+      await repo.setAccount(row.id, cipher.encrypt(address, accountContext(row.userId)));
     },
 
     /** The user's integration `id`; another user's is not found. */
     async owned(userId: number, id: number): Promise<Row> {
-      const [row] = await db
-        .select()
-        .from(integrations)
-        .where(and(eq(integrations.id, id), eq(integrations.userId, userId)));
+      const row = await repo.owned(userId, id);
       if (!row) throw notFound('Integration not found');
       return row;
     },

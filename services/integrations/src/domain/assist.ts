@@ -1,13 +1,12 @@
-import { and, desc, eq, gte, asc, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { CalendarAnswer, CalendarEvent, RsvpBody } from '@haven/contracts/calendar';
 import type { EmailDigest, EmailDraftAnswer, EmailDraftBody, EmailItem } from '@haven/contracts/mail';
 import type { FieldCipher } from '@haven/kit/crypto';
-import type { Db } from '@haven/kit/db';
 import { conflict, notFound } from '@haven/kit/errors';
 import type { Llm } from '@haven/kit/llm';
 import type { Logger } from '@haven/kit/logger';
-import { calendarEvents, mailMessages } from '../db/schema';
+import type { CalendarEventsRepository } from '../db/calendar-events.repository';
+import type { MailMessageRow, MailMessagesRepository } from '../db/mail-messages.repository';
 import { MESSAGES, type Accounts } from './accounts';
 import { eventContext, presentEvent, selfOf, storeEvents } from './calendar/sync';
 import { calendarOf, type GoogleSettings } from './google';
@@ -44,7 +43,8 @@ export function templateReply(from: string, subject: string): string {
 }
 
 export interface AssistDeps {
-  db: Db;
+  messages: MailMessagesRepository;
+  events: CalendarEventsRepository;
   cipher: FieldCipher;
   accounts: Accounts;
   google: GoogleSettings;
@@ -53,12 +53,11 @@ export interface AssistDeps {
 }
 
 /** The Assist screen's reads (from the caches the syncs keep), reply drafts and RSVPs. */
-export function createAssist({ db, cipher, accounts, google, llm, log }: AssistDeps) {
-  type MailRow = typeof mailMessages.$inferSelect;
-  const cached = (row: MailRow) =>
+export function createAssist({ messages, events, cipher, accounts, google, llm, log }: AssistDeps) {
+  const cached = (row: MailMessageRow) =>
     CachedMail.parse(JSON.parse(cipher.decrypt(row.dataEnc, mailContext(row.userId))));
 
-  function item(row: MailRow, yesterday: Date): EmailItem {
+  function item(row: MailMessageRow, yesterday: Date): EmailItem {
     const data = cached(row);
     return {
       id: row.messageId,
@@ -73,11 +72,8 @@ export function createAssist({ db, cipher, accounts, google, llm, log }: AssistD
     };
   }
 
-  async function message(userId: number, messageId: string): Promise<MailRow> {
-    const [row] = await db
-      .select()
-      .from(mailMessages)
-      .where(and(eq(mailMessages.userId, userId), eq(mailMessages.messageId, messageId)));
+  async function message(userId: number, messageId: string): Promise<MailMessageRow> {
+    const row = await messages.ofUser(userId, messageId);
     if (!row) throw notFound(MESSAGES.emailNotFound);
     return row;
   }
@@ -88,21 +84,9 @@ export function createAssist({ db, cipher, accounts, google, llm, log }: AssistD
       if (!account)
         return { connected: false, emails: [], stats: { newSinceYesterday: 0, needingResponse: 0 } };
       const yesterday = startOfYesterday(new Date(), offsetMinutes);
-      const mine = eq(mailMessages.integrationId, account.id);
-      const [rows, [counts]] = await Promise.all([
-        db
-          .select()
-          .from(mailMessages)
-          .where(mine)
-          .orderBy(desc(mailMessages.needsReply), desc(mailMessages.receivedAt))
-          .limit(DIGEST_SIZE),
-        db
-          .select({
-            newSinceYesterday: sql<number>`count(*) filter (where ${mailMessages.receivedAt} >= ${yesterday})::int`,
-            needingResponse: sql<number>`count(*) filter (where ${mailMessages.needsReply})::int`,
-          })
-          .from(mailMessages)
-          .where(mine),
+      const [rows, counts] = await Promise.all([
+        messages.digest(account.id, DIGEST_SIZE),
+        messages.counts(account.id, yesterday),
       ]);
       const emails = rows.map((row) => item(row, yesterday)).sort((a, b) => b.date.localeCompare(a.date));
       return {
@@ -168,18 +152,7 @@ export function createAssist({ db, cipher, accounts, google, llm, log }: AssistD
     async calendar(userId: number): Promise<CalendarAnswer> {
       const row = await accounts.connectedOf(userId, 'calendar');
       if (!row) return { connected: false, events: [] };
-      const rows = await db
-        .select()
-        .from(calendarEvents)
-        .where(
-          and(
-            eq(calendarEvents.integrationId, row.id),
-            eq(calendarEvents.responseStatus, 'needsAction'),
-            gte(calendarEvents.startsAt, new Date(Date.now() - 3_600_000)),
-          ),
-        )
-        .orderBy(asc(calendarEvents.startsAt))
-        .limit(50);
+      const rows = await events.awaitingAnswer(row.id, new Date(Date.now() - 3_600_000), 50);
       return {
         connected: true,
         events: rows.map((r) => JSON.parse(cipher.decrypt(r.dataEnc, eventContext(userId))) as CalendarEvent),
@@ -188,10 +161,7 @@ export function createAssist({ db, cipher, accounts, google, llm, log }: AssistD
 
     /** Answers an invitation in the calendar (the organiser is told) and updates the cache. */
     async rsvp(userId: number, eventId: string, { response }: RsvpBody): Promise<CalendarEvent> {
-      const [cachedEvent] = await db
-        .select()
-        .from(calendarEvents)
-        .where(and(eq(calendarEvents.userId, userId), eq(calendarEvents.eventId, eventId)));
+      const cachedEvent = await events.ofUser(userId, eventId);
       if (!cachedEvent) throw notFound(MESSAGES.eventNotFound);
       const account = await accounts.byId(cachedEvent.integrationId);
       if (!account || !accounts.isConnected(account)) throw conflict(MESSAGES.noCalendar);
@@ -210,7 +180,7 @@ export function createAssist({ db, cipher, accounts, google, llm, log }: AssistD
         });
         return data;
       });
-      await storeEvents({ db, cipher }, { integrationId: account.id, userId }, [updated]);
+      await storeEvents({ repo: events, cipher }, { integrationId: account.id, userId }, [updated]);
       return presentEvent(updated);
     },
   };

@@ -1,4 +1,3 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
 import type { UnitOfWork } from '@haven/kit/unit-of-work';
 import type { CalendarEvent, CalendarEventDraft } from '@haven/contracts/calendar';
 import {
@@ -11,10 +10,10 @@ import {
 } from '@haven/contracts/integrations';
 import type { OutgoingEmailDraft, SendAnswer } from '@haven/contracts/mail';
 import type { FieldCipher } from '@haven/kit/crypto';
-import type { Db } from '@haven/kit/db';
 import { badGateway, badRequest, unavailable } from '@haven/kit/errors';
 import type { Logger } from '@haven/kit/logger';
-import { integrations, mailMessages } from '../db/schema';
+import type { IntegrationsRepository } from '../db/integrations.repository';
+import type { MailMessagesRepository } from '../db/mail-messages.repository';
 import { CachedMail, mailContext } from './mail/sync';
 import { accountContext, type Accounts, MESSAGES, tokenContext, rulesContext } from './accounts';
 import type { FollowUps } from './mail/follow-ups';
@@ -27,7 +26,8 @@ import { composeRaw } from './mime';
 import type { StateStore } from './oauth-state';
 
 export interface IntegrationsDeps {
-  db: Db;
+  repo: IntegrationsRepository;
+  messages: MailMessagesRepository;
   uow: UnitOfWork;
   cipher: FieldCipher;
   states: StateStore;
@@ -41,7 +41,8 @@ export interface IntegrationsDeps {
 }
 
 export function createIntegrations({
-  db,
+  repo,
+  messages,
   uow,
   cipher,
   states,
@@ -62,18 +63,7 @@ export function createIntegrations({
     if (!threadId) return {};
     const nudged = await followUps.threading(userId, integrationId, threadId);
     if (nudged) return nudged;
-    const [last] = await db
-      .select({ dataEnc: mailMessages.dataEnc })
-      .from(mailMessages)
-      .where(
-        and(
-          eq(mailMessages.integrationId, integrationId),
-          eq(mailMessages.userId, userId),
-          eq(mailMessages.threadId, threadId),
-        ),
-      )
-      .orderBy(desc(mailMessages.receivedAt))
-      .limit(1);
+    const last = await messages.newestInThread(userId, integrationId, threadId);
     if (!last) return {};
     const cached = CachedMail.parse(JSON.parse(cipher.decrypt(last.dataEnc, mailContext(userId))));
     if (!cached.messageIdHeader) return {};
@@ -87,17 +77,7 @@ export function createIntegrations({
     present,
 
     async list(userId: number, query: IntegrationListQuery): Promise<Integration[]> {
-      const rows = await db
-        .select()
-        .from(integrations)
-        .where(
-          and(
-            eq(integrations.userId, userId),
-            query.provider ? eq(integrations.provider, query.provider) : undefined,
-            query.type ? eq(integrations.type, query.type) : undefined,
-          ),
-        )
-        .orderBy(integrations.id);
+      const rows = await repo.listOfUser(userId, { provider: query.provider, type: query.type });
       return rows.map(present);
     },
 
@@ -154,35 +134,17 @@ export function createIntegrations({
       };
       // The row and its first sync are one unit of work: the sync runs once the consent is stored.
       const row = await uow.run(async (tx, emit) => {
-        const [stored] = await tx
-          .insert(integrations)
-          .values({
-            userId: claims.userId,
-            provider: claims.provider,
-            type: claims.type,
-            ...values,
-            refreshTokenEnc: enc(grant.refreshToken),
-            syncRequest: 1,
-            nextSyncAt: new Date(Date.now() + syncIntervalMs),
-          })
-          .onConflictDoUpdate({
-            target: [integrations.userId, integrations.provider, integrations.type],
-            set: {
-              ...values,
-              // Google sends a refresh token only on some consents: keep the one stored otherwise.
-              ...(grant.refreshToken ? { refreshTokenEnc: enc(grant.refreshToken) } : {}),
-              settings: sql`${integrations.settings} - 'error'`,
-              // Perhaps another account: the next sync starts afresh.
-              syncCursor: null,
-              syncBackoffs: 0,
-              syncRequest: sql`${integrations.syncRequest} + 1`,
-              nextSyncAt: new Date(Date.now() + syncIntervalMs),
-              updatedAt: sql`now()`,
-            },
-          })
-          .returning();
-        await emit('mail.sync', { integrationId: stored!.id, request: stored!.syncRequest });
-        return stored!;
+        const stored = await repo.connect(tx, {
+          userId: claims.userId,
+          provider: claims.provider,
+          type: claims.type,
+          ...values,
+          // Google sends a refresh token only on some consents: a reconnect keeps the one stored otherwise.
+          refreshTokenEnc: enc(grant.refreshToken),
+          nextSyncAt: new Date(Date.now() + syncIntervalMs),
+        });
+        await emit('mail.sync', { integrationId: stored.id, request: stored.syncRequest });
+        return stored;
       });
       return present(row);
     },
@@ -199,15 +161,12 @@ export function createIntegrations({
             log.warn({ err, integrationId: id }, 'token revocation failed; deleting anyway'),
           );
       }
-      await db.delete(integrations).where(eq(integrations.id, id));
+      await repo.remove(id);
     },
 
     /** Disconnects every account of the user (account deletion): each revoked, then deleted. */
     async removeAll(userId: number): Promise<void> {
-      const rows = await db
-        .select({ id: integrations.id })
-        .from(integrations)
-        .where(eq(integrations.userId, userId));
+      const rows = await repo.listOfUser(userId);
       for (const { id } of rows) await this.remove(userId, id);
     },
 
@@ -215,22 +174,17 @@ export function createIntegrations({
       const row = await owned(userId, id);
       if (patch.settings?.followUpDays !== undefined && row.type !== 'email')
         throw badRequest('followUpDays applies to e-mail integrations only');
-      const [updated] = await db
-        .update(integrations)
-        .set({
-          ...(patch.settings ? { settings: { ...row.settings, ...patch.settings } } : {}),
-          ...(patch.contextualRules !== undefined
-            ? {
-                contextualRulesEnc: patch.contextualRules
-                  ? cipher.encrypt(patch.contextualRules, rulesContext(userId))
-                  : null,
-              }
-            : {}),
-          updatedAt: sql`now()`,
-        })
-        .where(eq(integrations.id, id))
-        .returning();
-      return present(updated!);
+      const updated = await repo.updateSettings(id, {
+        ...(patch.settings ? { settings: { ...row.settings, ...patch.settings } } : {}),
+        ...(patch.contextualRules !== undefined
+          ? {
+              contextualRulesEnc: patch.contextualRules
+                ? cipher.encrypt(patch.contextualRules, rulesContext(userId))
+                : null,
+            }
+          : {}),
+      });
+      return present(updated);
     },
 
     /** Sends through Gmail, or saves a Gmail draft. Nothing is ever sent but by this explicit call. */
@@ -251,17 +205,7 @@ export function createIntegrations({
       // The user has answered the thread: it no longer waits for a reply (the next sync agrees),
       // and a question of theirs waiting for an answer waits anew from now (a nudge).
       if (email.threadId) await followUps.restart(userId, row.id, email.threadId);
-      if (email.threadId)
-        await db
-          .update(mailMessages)
-          .set({ needsReply: false })
-          .where(
-            and(
-              eq(mailMessages.integrationId, row.id),
-              eq(mailMessages.userId, userId),
-              eq(mailMessages.threadId, email.threadId),
-            ),
-          );
+      if (email.threadId) await messages.answered(userId, row.id, email.threadId);
       return { success: true, message: 'Email sent' };
     },
 

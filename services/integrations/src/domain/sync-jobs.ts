@@ -1,11 +1,10 @@
-import { and, eq, isNotNull, lt, or, isNull, sql, lte } from 'drizzle-orm';
 import type { JobPayload } from '@haven/contracts/jobs';
 import type { FieldCipher } from '@haven/kit/crypto';
-import type { Db } from '@haven/kit/db';
 import type { Logger } from '@haven/kit/logger';
 import { defineJob, providerBackoffMs, type JobContext } from '@haven/kit/queue';
 import type { ReconcilerDefinition } from '@haven/kit/reconciler';
-import { integrations } from '../db/schema';
+import type { CalendarEventsRepository } from '../db/calendar-events.repository';
+import type { IntegrationsRepository } from '../db/integrations.repository';
 import { accountContext, grantProblem, type Accounts } from './accounts';
 import { syncCalendar } from './calendar/sync';
 import { calendarOf, gmailOf } from './google';
@@ -52,7 +51,8 @@ export function rateLimitOf(err: unknown): { retryAfterMs?: number } | null {
 }
 
 export interface SyncJobsDeps {
-  db: Db;
+  repo: IntegrationsRepository;
+  events: CalendarEventsRepository;
   cipher: FieldCipher;
   accounts: Accounts;
   mail: MailSync;
@@ -68,7 +68,8 @@ export interface SyncJobsDeps {
  * every token about to expire. Sync state lives in PostgreSQL, so a lost job is queued again.
  */
 export function createSyncJobs({
-  db,
+  repo,
+  events,
   cipher,
   accounts,
   mail,
@@ -85,7 +86,7 @@ export function createSyncJobs({
     // Gone, disconnected, waiting for a reconnect, or superseded by a newer request: nothing to do.
     if (!row || !accounts.isConnected(row) || row.syncRequest > request) return;
     const settings = accounts.settingsOf(row);
-    const done: Partial<typeof integrations.$inferInsert> = {};
+    const done: { syncCursor?: string; accountEnc?: string } = {};
     try {
       if (row.type === 'email') {
         const who = {
@@ -100,7 +101,7 @@ export function createSyncJobs({
       } else if (row.provider !== 'google') {
         await workspace.sync(row);
       } else if (row.type === 'calendar') {
-        await syncCalendar({ db, cipher }, calendarOf(accounts.authorised(row), apiRoot), {
+        await syncCalendar({ repo: events, cipher }, calendarOf(accounts.authorised(row), apiRoot), {
           integrationId: row.id,
           userId: row.userId,
         });
@@ -119,25 +120,13 @@ export function createSyncJobs({
       // Per account, as the provider asks: about 1, 2, 4 … s with jitter, never before Retry-After.
       const backoffs = row.syncBackoffs + 1;
       const waitMs = providerBackoffMs(backoffs - 1, limited.retryAfterMs, MAX_BACKOFF_MS);
-      await db
-        .update(integrations)
-        .set({ syncBackoffs: backoffs, nextSyncAt: new Date(Date.now() + waitMs) })
-        .where(eq(integrations.id, row.id));
+      await repo.backOff(row.id, backoffs, new Date(Date.now() + waitMs));
       log.info({ integrationId, waitMs }, 'rate limited; sync retried later');
       // A short wait: this job runs again by itself. A long one: the due round queues it then.
       if (waitMs <= INLINE_RETRY_MAX_MS) await retryIn(waitMs);
       return;
     }
-    await db
-      .update(integrations)
-      .set({
-        ...done,
-        syncBackoffs: 0,
-        lastSyncedAt: sql`now()`,
-        updatedAt: sql`now()`,
-        nextSyncAt: new Date(Date.now() + intervalMs),
-      })
-      .where(eq(integrations.id, row.id));
+    await repo.synced(row.id, done, new Date(Date.now() + intervalMs));
   }
 
   async function refresh({ integrationId, expiresAt }: JobPayload<'integrations.refresh'>): Promise<void> {
@@ -155,12 +144,6 @@ export function createSyncJobs({
     }
   }
 
-  /** Accounts that can be called: tokens stored, no connection issue. */
-  const usable = and(
-    or(isNotNull(integrations.accessTokenEnc), isNotNull(integrations.refreshTokenEnc)),
-    sql`not (${integrations.settings} ? 'error')`,
-  );
-
   const reconcilers: ReconcilerDefinition[] = [
     {
       name: 'integrations-sync-due',
@@ -168,40 +151,14 @@ export function createSyncJobs({
       everyMs: Math.min(intervalMs, 60_000),
       // Claims each due account's next turn in the same statement that finds it, so two rounds
       // never queue one turn twice; a turn whose job is lost comes due again one interval later.
-      async findOverdue() {
-        const due = await db
-          .update(integrations)
-          .set({
-            syncRequest: sql`${integrations.syncRequest} + 1`,
-            nextSyncAt: new Date(Date.now() + intervalMs),
-          })
-          .where(
-            and(
-              usable,
-              sql`coalesce((${integrations.settings} ->> 'autoSync')::boolean, true)`,
-              or(isNull(integrations.nextSyncAt), lte(integrations.nextSyncAt, sql`now()`)),
-            ),
-          )
-          .returning({ integrationId: integrations.id, request: integrations.syncRequest });
-        return due;
-      },
+      findOverdue: () => repo.claimDueSyncs(new Date(Date.now() + intervalMs)),
     } satisfies ReconcilerDefinition<'mail.sync'>,
     {
       name: 'integrations-token-refresh',
       queue: 'integrations.refresh',
       everyMs: 5 * 60_000,
       async findOverdue() {
-        const expiring = await db
-          .select({ integrationId: integrations.id, expiresAt: integrations.expiresAt })
-          .from(integrations)
-          .where(
-            and(
-              eq(integrations.provider, 'google'),
-              isNotNull(integrations.refreshTokenEnc),
-              usable,
-              lt(integrations.expiresAt, new Date(Date.now() + REFRESH_AHEAD_MS)),
-            ),
-          );
+        const expiring = await repo.googleExpiringBefore(new Date(Date.now() + REFRESH_AHEAD_MS));
         return expiring.map((r) => ({
           integrationId: r.integrationId,
           expiresAt: Math.floor((r.expiresAt?.getTime() ?? 0) / 1000),

@@ -1,10 +1,7 @@
-import { and, eq, notInArray } from 'drizzle-orm';
 import type { calendar_v3 } from 'googleapis';
 import type { CalendarEvent } from '@haven/contracts/calendar';
 import type { FieldCipher } from '@haven/kit/crypto';
-import type { Db } from '@haven/kit/db';
-import { excluded } from '../../db/excluded';
-import { calendarEvents } from '../../db/schema';
+import type { CalendarEventsRepository } from '../../db/calendar-events.repository';
 
 /** How far ahead invitations are looked for. */
 export const CALENDAR_WINDOW_DAYS = 60;
@@ -52,7 +49,7 @@ const startOf = (event: GoogleEvent) =>
  * primary calendar, recurring events expanded): what is gone from the calendar leaves the cache.
  */
 export async function syncCalendar(
-  deps: { db: Db; cipher: FieldCipher },
+  deps: { repo: CalendarEventsRepository; cipher: FieldCipher },
   calendar: calendar_v3.Calendar,
   who: { integrationId: number; userId: number },
 ): Promise<void> {
@@ -75,22 +72,15 @@ export async function syncCalendar(
 
   const mine = events.filter((e) => e.id && e.status !== 'cancelled' && selfOf(e));
   await storeEvents(deps, who, mine);
-  await deps.db.delete(calendarEvents).where(
-    and(
-      eq(calendarEvents.integrationId, who.integrationId),
-      mine.length
-        ? notInArray(
-            calendarEvents.eventId,
-            mine.map((e) => e.id!),
-          )
-        : undefined,
-    ),
+  await deps.repo.keepOnly(
+    who.integrationId,
+    mine.map((e) => e.id!),
   );
 }
 
 /** Stores (or updates) events in the cache, encrypted. */
 export async function storeEvents(
-  { db, cipher }: { db: Db; cipher: FieldCipher },
+  { repo, cipher }: { repo: CalendarEventsRepository; cipher: FieldCipher },
   who: { integrationId: number; userId: number },
   events: GoogleEvent[],
 ): Promise<void> {
@@ -106,15 +96,5 @@ export async function storeEvents(
       dataEnc: cipher.encrypt(JSON.stringify(presented), eventContext(who.userId)),
     };
   });
-  await db
-    .insert(calendarEvents)
-    .values(rows)
-    .onConflictDoUpdate({
-      target: [calendarEvents.integrationId, calendarEvents.eventId],
-      set: {
-        startsAt: excluded('starts_at'),
-        responseStatus: excluded('response_status'),
-        dataEnc: excluded('data_enc'),
-      },
-    });
+  await repo.upsert(rows);
 }

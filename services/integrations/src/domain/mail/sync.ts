@@ -1,13 +1,10 @@
-import { and, eq, inArray, lt, notInArray } from 'drizzle-orm';
 import pLimit from 'p-limit';
 import { z } from 'zod';
 import type { gmail_v1 } from 'googleapis';
 import type { FieldCipher } from '@haven/kit/crypto';
-import type { Db } from '@haven/kit/db';
 import type { Llm } from '@haven/kit/llm';
 import type { Logger } from '@haven/kit/logger';
-import { excluded } from '../../db/excluded';
-import { mailMessages } from '../../db/schema';
+import type { MailMessagesRepository } from '../../db/mail-messages.repository';
 import type { Contacts } from './contacts';
 import type { FollowUps } from './follow-ups';
 import { parseMessage, type ParsedMessage } from './message';
@@ -38,7 +35,7 @@ export const mailContext = (userId: number) => `integrations.mail:${userId}`;
 const historyGone = (err: unknown) => (err as { status?: number }).status === 404;
 
 export interface MailSyncDeps {
-  db: Db;
+  repo: MailMessagesRepository;
   cipher: FieldCipher;
   log: Logger;
   llm: Llm | null;
@@ -61,7 +58,7 @@ export interface MailAccount {
  * the history since the stored id. Answers the new cursor. Rate limits and lost grants are thrown
  * for the caller to handle.
  */
-export function createMailSync({ db, cipher, log, llm, followUps, contacts }: MailSyncDeps) {
+export function createMailSync({ repo, cipher, log, llm, followUps, contacts }: MailSyncDeps) {
   const limit = pLimit(PARALLEL);
 
   const fetchMessages = (gmail: gmail_v1.Gmail, ids: string[]) =>
@@ -124,20 +121,7 @@ export function createMailSync({ db, cipher, log, llm, followUps, contacts }: Ma
         ),
         bodyEnc: m.body ? cipher.encrypt(m.body.html, mailContext(who.userId)) : null,
       }));
-    for (let i = 0; i < rows.length; i += 200) {
-      await db
-        .insert(mailMessages)
-        .values(rows.slice(i, i + 200))
-        .onConflictDoUpdate({
-          target: [mailMessages.integrationId, mailMessages.messageId],
-          set: {
-            threadId: excluded('thread_id'),
-            receivedAt: excluded('received_at'),
-            dataEnc: excluded('data_enc'),
-            bodyEnc: excluded('body_enc'),
-          },
-        });
-    }
+    await repo.upsert(rows);
   }
 
   /**
@@ -167,18 +151,8 @@ export function createMailSync({ db, cipher, log, llm, followUps, contacts }: Ma
       who,
       [...awaiting].map((id) => candidates.get(id)!),
     );
-    const threads = [...threadIds];
-    await db
-      .update(mailMessages)
-      .set({ needsReply: false })
-      .where(and(eq(mailMessages.integrationId, who.integrationId), inArray(mailMessages.threadId, threads)));
-    if (confirmed.length > 0)
-      await db
-        .update(mailMessages)
-        .set({ needsReply: true })
-        .where(
-          and(eq(mailMessages.integrationId, who.integrationId), inArray(mailMessages.messageId, confirmed)),
-        );
+    await repo.clearNeedsReply(who.integrationId, [...threadIds]);
+    await repo.markNeedsReply(who.integrationId, confirmed);
   }
 
   /**
@@ -275,14 +249,7 @@ export function createMailSync({ db, cipher, log, llm, followUps, contacts }: Ma
     const messages = await readMessages(gmail, read, listed, whole);
     await store(who, messages);
     // What is no longer in the inbox window leaves the cache.
-    await db
-      .delete(mailMessages)
-      .where(
-        and(
-          eq(mailMessages.integrationId, who.integrationId),
-          ids.length ? notInArray(mailMessages.messageId, ids) : undefined,
-        ),
-      );
+    await repo.keepOnly(who.integrationId, ids);
     const candidates = new Map(
       messages.filter((m) => isReplyCandidate(m, who.account)).map((m) => [m.messageId, m]),
     );
@@ -322,15 +289,7 @@ export function createMailSync({ db, cipher, log, llm, followUps, contacts }: Ma
     } while (pageToken);
 
     for (const id of removed) added.delete(id);
-    if (removed.size > 0)
-      await db
-        .delete(mailMessages)
-        .where(
-          and(
-            eq(mailMessages.integrationId, who.integrationId),
-            inArray(mailMessages.messageId, [...removed]),
-          ),
-        );
+    await repo.remove(who.integrationId, [...removed]);
     // A thread that got a message (the user's reply or nudge, the other side's answer) is read
     // whole, once: its new messages, its earlier candidates and its state, for the reply triage and
     // the follow-ups alike.
@@ -341,23 +300,13 @@ export function createMailSync({ db, cipher, log, llm, followUps, contacts }: Ma
     const candidates = new Map(
       messages.filter((m) => isReplyCandidate(m, who.account)).map((m) => [m.messageId, m]),
     );
-    const cachedInThreads = touchedThreads.size
-      ? await db
-          .select({ messageId: mailMessages.messageId })
-          .from(mailMessages)
-          .where(
-            and(
-              eq(mailMessages.integrationId, who.integrationId),
-              inArray(mailMessages.threadId, [...touchedThreads]),
-            ),
-          )
-      : [];
+    const cachedInThreads = await repo.idsInThreads(who.integrationId, [...touchedThreads]);
     // Candidates of earlier runs keep their verdict unless the thread moved on: looked at again.
-    const stillCached = cachedInThreads.filter((r) => !candidates.has(r.messageId));
+    const stillCached = cachedInThreads.filter((id) => !candidates.has(id));
     for (const m of await readMessages(
       gmail,
       read,
-      stillCached.map((r) => ({ id: r.messageId })),
+      stillCached.map((id) => ({ id })),
       new Set(),
     ))
       if (isReplyCandidate(m, who.account)) candidates.set(m.messageId, m);
@@ -371,9 +320,7 @@ export function createMailSync({ db, cipher, log, llm, followUps, contacts }: Ma
   /** Mail older than the window leaves the cache, and so does a question unanswered for as long. */
   async function prune(who: MailAccount): Promise<void> {
     const before = new Date(Date.now() - MAIL_WINDOW_DAYS * 86_400_000);
-    await db
-      .delete(mailMessages)
-      .where(and(eq(mailMessages.integrationId, who.integrationId), lt(mailMessages.receivedAt, before)));
+    await repo.prune(who.integrationId, before);
     await followUps.prune(who.integrationId, before);
   }
 

@@ -1,4 +1,3 @@
-import { and, desc, eq, inArray, notInArray } from 'drizzle-orm';
 import type { Client } from '@notionhq/client';
 import type { IntegrationType } from '@haven/contracts/integrations';
 import type {
@@ -12,12 +11,10 @@ import type {
   SlackItem,
 } from '@haven/contracts/workspace';
 import type { FieldCipher } from '@haven/kit/crypto';
-import type { Db } from '@haven/kit/db';
 import { AppError, badGateway, conflict, notConnected, reconnectRequired } from '@haven/kit/errors';
 import type { Logger } from '@haven/kit/logger';
-import { excluded } from '../../db/excluded';
-import { integrations, providerItems } from '../../db/schema';
-import { accountContext, tokenContext, type Accounts, type Row } from '../accounts';
+import type { ProviderItemsRepository } from '../../db/provider-items.repository';
+import { tokenContext, type Accounts, type Row } from '../accounts';
 import { notionClient, slackClient, type ProviderSettings } from '../providers';
 import { excerptOf, notionGrantLost, notionRestricted, paragraphs, searchPages } from './notion';
 import { readSlack, slackGrantLost, slackScopeMissing } from './slack';
@@ -48,7 +45,7 @@ export function workspaceProblem(err: unknown, name: string): string | null {
 const firstLine = (text: string) => text.split('\n')[0]!.slice(0, 200);
 
 export interface WorkspaceDeps {
-  db: Db;
+  repo: ProviderItemsRepository;
   cipher: FieldCipher;
   accounts: Accounts;
   settings: ProviderSettings;
@@ -56,7 +53,7 @@ export interface WorkspaceDeps {
 }
 
 /** Slack and Notion: their syncs, the Assist panel, the assistant's tools and 'Save to Notion'. */
-export function createWorkspace({ db, cipher, accounts, settings, log }: WorkspaceDeps) {
+export function createWorkspace({ repo, cipher, accounts, settings, log }: WorkspaceDeps) {
   const tokenOf = (row: Row) => cipher.decrypt(row.accessTokenEnc!, tokenContext(row.userId));
 
   async function connectedRow(userId: number, provider: 'slack' | 'notion'): Promise<Row | null> {
@@ -87,55 +84,27 @@ export function createWorkspace({ db, cipher, accounts, settings, log }: Workspa
     kinds: string[],
     items: Array<{ kind: string; externalId: string; at: Date; needsReply: boolean; data: unknown }>,
   ): Promise<void> {
-    if (items.length > 0)
-      await db
-        .insert(providerItems)
-        .values(
-          items.map((item) => ({
-            integrationId: row.id,
-            userId: row.userId,
-            kind: item.kind,
-            externalId: item.externalId,
-            at: item.at,
-            needsReply: item.needsReply,
-            dataEnc: cipher.encrypt(JSON.stringify(item.data), itemContext(row.userId)),
-          })),
-        )
-        .onConflictDoUpdate({
-          target: [providerItems.integrationId, providerItems.kind, providerItems.externalId],
-          set: {
-            at: excluded('at'),
-            needsReply: excluded('needs_reply'),
-            dataEnc: excluded('data_enc'),
-          },
-        });
-    for (const kind of kinds) {
-      const keep = items.filter((i) => i.kind === kind).map((i) => i.externalId);
-      await db
-        .delete(providerItems)
-        .where(
-          and(
-            eq(providerItems.integrationId, row.id),
-            eq(providerItems.kind, kind),
-            keep.length ? notInArray(providerItems.externalId, keep) : undefined,
-          ),
-        );
-    }
+    await repo.upsert(
+      items.map((item) => ({
+        integrationId: row.id,
+        userId: row.userId,
+        kind: item.kind,
+        externalId: item.externalId,
+        at: item.at,
+        needsReply: item.needsReply,
+        dataEnc: cipher.encrypt(JSON.stringify(item.data), itemContext(row.userId)),
+      })),
+    );
+    for (const kind of kinds)
+      await repo.keepOnly(
+        row.id,
+        kind,
+        items.filter((i) => i.kind === kind).map((i) => i.externalId),
+      );
   }
 
   async function cached<T>(row: Row, kinds: string[], limit: number, onlyNeedingReply = false): Promise<T[]> {
-    const rows = await db
-      .select()
-      .from(providerItems)
-      .where(
-        and(
-          eq(providerItems.integrationId, row.id),
-          inArray(providerItems.kind, kinds),
-          onlyNeedingReply ? eq(providerItems.needsReply, true) : undefined,
-        ),
-      )
-      .orderBy(desc(providerItems.at))
-      .limit(limit);
+    const rows = await repo.latest(row.id, kinds, limit, onlyNeedingReply);
     return rows.map((r) => JSON.parse(cipher.decrypt(r.dataEnc, itemContext(r.userId))) as T);
   }
 
@@ -146,11 +115,7 @@ export function createWorkspace({ db, cipher, accounts, settings, log }: Workspa
     async sync(row: Row): Promise<void> {
       if (row.provider === 'slack') {
         const { me, items } = await readSlack(slackClient(settings, tokenOf(row)));
-        if (!row.accountEnc)
-          await db
-            .update(integrations)
-            .set({ accountEnc: cipher.encrypt(me, accountContext(row.userId)) })
-            .where(eq(integrations.id, row.id));
+        if (!row.accountEnc) await accounts.storeAddress(row, me);
         await replaceItems(
           row,
           ['mention', 'dm'],
@@ -245,7 +210,7 @@ export function createWorkspace({ db, cipher, accounts, settings, log }: Workspa
     },
 
     async connections(userId: number): Promise<Connections> {
-      const rows = await db.select().from(integrations).where(eq(integrations.userId, userId));
+      const rows = await accounts.all(userId);
       const has = (type: IntegrationType) => rows.some((r) => r.type === type && accounts.isConnected(r));
       return {
         email: has('email'),
