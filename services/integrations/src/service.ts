@@ -21,7 +21,9 @@ import { createFollowUps } from './domain/mail/follow-ups';
 import { createMailSync } from './domain/mail/sync';
 import { createStateStore } from './domain/oauth-state';
 import { createProviders } from './domain/providers';
-import { createSyncJobs } from './domain/sync-jobs';
+import { createAccountSync } from './domain/account-sync';
+import { mailSyncJob } from './jobs/mail-sync.job';
+import { refreshJob } from './jobs/refresh.job';
 import { createWorkspace } from './domain/workspace/workspace';
 import { assistRoutes, integrationsRoutes } from './routes/integrations.routes';
 
@@ -75,7 +77,7 @@ export const integrationsService: ServiceDefinition = {
       notion: [config.NOTION_API_URL],
     });
     const assist = createAssist({ messages, events, cipher, accounts, google, llm, log });
-    const sync = createSyncJobs({
+    const sync = createAccountSync({
       repo: accountRows,
       events,
       cipher,
@@ -92,7 +94,8 @@ export const integrationsService: ServiceDefinition = {
         ...assistRoutes(integrations, assist, workspace, followUps, contacts),
       ],
       jobs: [
-        ...sync.jobs,
+        mailSyncJob(sync),
+        refreshJob(sync),
         // Tokens are revoked at the providers before the rows go.
         userDeletionJob('integrations', {
           uow: deps.uow,

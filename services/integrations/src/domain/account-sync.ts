@@ -1,7 +1,7 @@
 import type { JobPayload } from '@haven/contracts/jobs';
 import type { FieldCipher } from '@haven/kit/crypto';
 import type { Logger } from '@haven/kit/logger';
-import { defineJob, providerBackoffMs, type JobContext } from '@haven/kit/queue';
+import { providerBackoffMs, type JobContext } from '@haven/kit/queue';
 import type { ReconcilerDefinition } from '@haven/kit/reconciler';
 import type { CalendarEventsRepository } from '../db/calendar-events.repository';
 import type { IntegrationsRepository } from '../db/integrations.repository';
@@ -50,7 +50,7 @@ export function rateLimitOf(err: unknown): { retryAfterMs?: number } | null {
   return Number.isFinite(seconds) ? { retryAfterMs: seconds * 1000 } : {};
 }
 
-export interface SyncJobsDeps {
+export interface AccountSyncDeps {
   repo: IntegrationsRepository;
   events: CalendarEventsRepository;
   cipher: FieldCipher;
@@ -67,7 +67,7 @@ export interface SyncJobsDeps {
  * every connected account whose turn has come (autoSync on, no connection issue), and a refresh for
  * every token about to expire. Sync state lives in PostgreSQL, so a lost job is queued again.
  */
-export function createSyncJobs({
+export function createAccountSync({
   repo,
   events,
   cipher,
@@ -77,7 +77,7 @@ export function createSyncJobs({
   apiRoot,
   intervalMs,
   log,
-}: SyncJobsDeps) {
+}: AccountSyncDeps) {
   async function sync(
     { integrationId, request }: JobPayload<'mail.sync'>,
     { retryIn }: Pick<JobContext, 'retryIn'>,
@@ -167,11 +167,6 @@ export function createSyncJobs({
     } satisfies ReconcilerDefinition<'integrations.refresh'>,
   ] as ReconcilerDefinition[];
 
-  return {
-    reconcilers,
-    jobs: [
-      defineJob({ queue: 'mail.sync', concurrency: 2, handle: (payload, ctx) => sync(payload, ctx) }),
-      defineJob({ queue: 'integrations.refresh', handle: (payload) => refresh(payload) }),
-    ],
-  };
+  return { sync, refresh, reconcilers };
 }
+export type AccountSync = ReturnType<typeof createAccountSync>;
