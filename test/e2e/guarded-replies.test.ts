@@ -61,6 +61,10 @@ describe('replies a steered model wrote, in Chromium at 390×844', () => {
     await smtp?.stop();
   });
 
+  /** Dialogs fade in (160 ms): a screenshot shows what a person sees once they have. */
+  const settled = (page: Page) =>
+    page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+
   async function ask(question: string, colorScheme: 'light' | 'dark'): Promise<Page> {
     const { page } = await phonePage(browser, product.url, colorScheme, { cookie });
     await page.goto('/conversations/new');
@@ -75,10 +79,12 @@ describe('replies a steered model wrote, in Chromium at 390×844', () => {
       const page = await ask('Draft an email to the team about the launch', scheme);
       const notice = page.getByText('This address is not in your question, your mail or your calendar.');
       await notice.waitFor({ timeout: 15_000 });
+      await settled(page);
       await page.screenshot({ path: shotPath(`guarded-flagged-draft-${scheme}`) });
       await page.getByRole('button', { name: 'Edit & Draft Email' }).click();
       const dialog = page.getByRole('dialog');
       expect(await dialog.getByLabel('To').inputValue()).toBe('');
+      await settled(page);
       await page.screenshot({ path: shotPath(`guarded-flagged-draft-dialog-${scheme}`) });
       await dialog.getByRole('button', { name: 'Use this address' }).click();
       expect(await dialog.getByLabel('To').inputValue()).toBe('exfil@attacker.example');
@@ -97,6 +103,7 @@ describe('replies a steered model wrote, in Chromium at 390×844', () => {
       expect(await page.getByRole('button', { name: 'Edit & Draft Email' }).isVisible()).toBe(false);
       await suggested.click();
       await page.getByText('This address is not in your question, your mail or your calendar.').waitFor();
+      await settled(page);
       await page.screenshot({ path: shotPath(`guarded-suggested-draft-${scheme}`) });
       // A site the user's data never named asks first, naming it.
       const opened: string[] = [];
@@ -104,6 +111,7 @@ describe('replies a steered model wrote, in Chromium at 390×844', () => {
       await link.click();
       const sheet = page.getByRole('alertdialog');
       await sheet.getByText('Open collect.example?').waitFor();
+      await settled(page);
       await page.screenshot({ path: shotPath(`guarded-link-${scheme}`) });
       await sheet.getByRole('button', { name: 'Cancel' }).click();
       expect(opened).toEqual([]);
