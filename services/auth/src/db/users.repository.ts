@@ -43,3 +43,7 @@ export async function setPasswordHash(db: DbOrTx, userId: number, passwordHash: 
     .set({ passwordHash, updatedAt: sql`now()` })
     .where(eq(users.id, userId));
 }
+
+export async function deleteUser(db: DbOrTx, id: number): Promise<void> {
+  await db.delete(users).where(eq(users.id, id));
+}

@@ -1,10 +1,14 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
 import { USER_DATA_SERVICES, userDeleteQueue, type JobPayload } from '@haven/contracts/jobs';
 import type { DbOrTx } from '@haven/kit/db';
 import { badRequest, unauthorized } from '@haven/kit/errors';
 import { purgeUserRows } from '@haven/kit/user-deletion';
-import { accountDeletions, users } from '../db/schema';
-import { findUserById } from '../db/users.repository';
+import {
+  findDeletion,
+  findDeletionsRequestedBefore,
+  insertDeletion,
+  markServiceDone,
+} from '../db/deletions.repository';
+import { deleteUser, findUserById } from '../db/users.repository';
 import type { AuthContext } from './context';
 import { verifyPassword } from './secrets';
 
@@ -12,8 +16,7 @@ export const WRONG_PASSWORD = 'Password is incorrect';
 
 /** Whether the account is being deleted (it cannot sign in meanwhile). */
 export async function isBeingDeleted(db: DbOrTx, userId: number): Promise<boolean> {
-  const [row] = await db.select().from(accountDeletions).where(eq(accountDeletions.userId, userId));
-  return row !== undefined;
+  return (await findDeletion(db, userId)) !== undefined;
 }
 
 /**
@@ -26,7 +29,7 @@ export async function deleteAccount(ctx: AuthContext, userId: number, password: 
   if (!user) throw unauthorized();
   if (!(await verifyPassword(user.passwordHash, password))) throw badRequest(WRONG_PASSWORD);
   await ctx.uow.run(async (tx, emit) => {
-    await tx.insert(accountDeletions).values({ userId }).onConflictDoNothing();
+    await insertDeletion(tx, userId);
     for (const service of USER_DATA_SERVICES) await emit(userDeleteQueue(service), { userId });
   });
   await ctx.sessions.revokeAll(userId);
@@ -42,26 +45,17 @@ export async function recordDeletion(
   { userId, service }: JobPayload<'user.deletion.report'>,
 ): Promise<void> {
   await ctx.uow.run(async (tx) => {
-    const [row] = await tx
-      .update(accountDeletions)
-      .set({
-        done: sql`(select array_agg(distinct s) from unnest(array_append(${accountDeletions.done}, ${service})) s)`,
-      })
-      .where(eq(accountDeletions.userId, userId))
-      .returning();
+    const row = await markServiceDone(tx, userId, service);
     if (!row || !USER_DATA_SERVICES.every((s) => row.done.includes(s))) return;
     await purgeUserRows(tx, 'auth', userId);
-    await tx.delete(users).where(eq(users.id, userId));
+    await deleteUser(tx, userId);
     ctx.log.info({ userId }, 'account deleted');
   });
 }
 
 /** Deletions still waiting for a service after `minutes`: its request is queued again (same job id). */
 export async function unfinishedDeletions(db: DbOrTx, minutes: number) {
-  const rows = await db
-    .select()
-    .from(accountDeletions)
-    .where(and(lt(accountDeletions.requestedAt, sql`now() - make_interval(mins => ${minutes})`)));
+  const rows = await findDeletionsRequestedBefore(db, minutes);
   return rows.flatMap((row) =>
     USER_DATA_SERVICES.filter((s) => !row.done.includes(s)).map((service) => ({
       service,

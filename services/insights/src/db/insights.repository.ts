@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@haven/kit/db';
 import { insights, periodChanges } from './schema';
 
@@ -16,6 +16,15 @@ const matches = (key: PeriodKey) =>
 export async function findInsight(db: DbOrTx, key: PeriodKey): Promise<InsightRow | undefined> {
   const [row] = await db.select().from(insights).where(matches(key));
   return row;
+}
+
+/** Every ready insight of the user that has content (the export), oldest period first, then by range. */
+export async function findReadyInsights(db: DbOrTx, userId: number): Promise<InsightRow[]> {
+  return db
+    .select()
+    .from(insights)
+    .where(and(eq(insights.userId, userId), eq(insights.status, 'ready'), isNotNull(insights.contentEnc)))
+    .orderBy(asc(insights.periodStart), asc(insights.range));
 }
 
 /** When the period's thoughts last changed (as `thought.changed` events said), if ever. */

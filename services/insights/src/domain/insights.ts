@@ -1,6 +1,4 @@
-import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import type { Insight, InsightQuery, InsightRange } from '@haven/contracts/insights';
-import { insights as insightsTable } from '../db/schema';
 import type { PeriodStats } from '@haven/contracts/internal';
 import type { JobPayload } from '@haven/contracts/jobs';
 import type { Thought } from '@haven/contracts/thoughts';
@@ -14,6 +12,7 @@ import {
   beginGeneration,
   forgetInsight,
   findInsight,
+  findReadyInsights,
   lastChange,
   overduePending,
   requestGeneration,
@@ -98,17 +97,7 @@ export function createInsights({ db, uow, cipher, sources, llm, log }: InsightsD
   return {
     /** Every generated insight of the user (the export), oldest period first. */
     async exportAll(userId: number): Promise<Insight[]> {
-      const rows = await db
-        .select()
-        .from(insightsTable)
-        .where(
-          and(
-            eq(insightsTable.userId, userId),
-            eq(insightsTable.status, 'ready'),
-            isNotNull(insightsTable.contentEnc),
-          ),
-        )
-        .orderBy(asc(insightsTable.periodStart), asc(insightsTable.range));
+      const rows = await findReadyInsights(db, userId);
       return rows.map(present);
     },
 
