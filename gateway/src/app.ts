@@ -128,14 +128,17 @@ export function createGateway(options: GatewayOptions): RequestListener {
   };
 
   return (req, res) => {
-    observe?.(req, res);
+    const method = req.method ?? 'GET';
+    let route: string | undefined;
+    // The route template labels the metrics and names the span; found once, when first asked for.
+    const routeOf = () => (route ??= label(method, pathOf(req.url ?? '/')));
+    observe?.(req, res, routeOf);
     // The gateway is the edge: a client's request id (and trace context) is not trusted, fresh ones are made.
     const requestId = randomUUID();
-    const method = req.method ?? 'GET';
     const span = startServerSpan(method, {}, { 'haven.service': 'gateway', 'haven.request_id': requestId });
     if (!span) return handle(req, res, requestId);
     res.once('close', () => {
-      span.named(label(method, pathOf(req.url ?? '/')));
+      span.named(routeOf());
       span.end(res.statusCode);
     });
     span.run(() => handle(req, res, requestId));

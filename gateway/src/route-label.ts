@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { publicRoutes } from '@haven/contracts/public';
 import { paramCount } from '@haven/kit/http';
 import type { Metrics } from '@haven/kit/metrics';
-import { pathOf } from './session';
 
 /** Label of a request that matches no public route (an unknown path, a probe, the SPA). */
 export const UNMATCHED = 'unmatched';
@@ -29,15 +28,18 @@ export function routeLabeller(): (method: string, path: string) => string {
   return (method, path) => byMethod.get(method)?.find((r) => r.pattern.test(path))?.template ?? UNMATCHED;
 }
 
-/** Observes each request's duration into the gateway's `haven_http_request_duration_seconds`. */
-export function requestMetrics(metrics: Metrics): (req: IncomingMessage, res: ServerResponse) => void {
-  const label = routeLabeller();
-  return (req, res) => {
+/**
+ * Observes each request's duration into the gateway's `haven_http_request_duration_seconds`, labelled
+ * by `routeOf` (the request's contract route template, found once per request by the gateway).
+ */
+export function requestMetrics(
+  metrics: Metrics,
+): (req: IncomingMessage, res: ServerResponse, routeOf: () => string) => void {
+  return (req, res, routeOf) => {
     const started = process.hrtime.bigint();
     res.once('finish', () => {
-      const method = req.method ?? 'GET';
       metrics.http.observe(
-        { method, route: label(method, pathOf(req.url ?? '/')), status_code: res.statusCode },
+        { method: req.method ?? 'GET', route: routeOf(), status_code: res.statusCode },
         Number(process.hrtime.bigint() - started) / 1e9,
       );
     });

@@ -5,7 +5,7 @@ import { currentContext } from './context';
 import type { Db, DbOrTx } from './db';
 import type { Logger } from './logger';
 import type { OutboxTable } from './outbox-table';
-import type { JobData, QueueRegistry } from './queue';
+import { jobMeta, type QueueRegistry } from './queue';
 import { withTimeout } from './redis';
 import { currentTraceparent } from './tracing';
 
@@ -27,14 +27,6 @@ export async function writeOutbox<Q extends QueueName>(
     requestId: currentContext()?.requestId ?? null,
     traceparent: currentTraceparent() ?? null,
   });
-}
-
-/** What a job carries besides its payload: the request id and trace context of the work that wrote it. */
-function metaOf(row: { requestId: string | null; traceparent: string | null }): JobData['meta'] {
-  return {
-    ...(row.requestId ? { requestId: row.requestId } : {}),
-    ...(row.traceparent ? { traceparent: row.traceparent } : {}),
-  };
 }
 
 /** A fresh id for an event whose job id must be unique to it (e.g. each change of a thought). */
@@ -123,7 +115,7 @@ export function startOutboxRelay(options: {
         await withTimeout(
           queues.publish(row.queue as QueueName, row.jobId, {
             payload: row.payload as JobPayload<QueueName>,
-            meta: metaOf(row),
+            meta: jobMeta(row.requestId, row.traceparent),
           }),
           publishTimeout,
           'queue add',

@@ -22,6 +22,11 @@ export interface JobData<Q extends QueueName = QueueName> {
   meta: JobMeta;
 }
 
+/** A job's meta: the request id and trace context of the work that queued it, those that are known. */
+export function jobMeta(requestId?: string | null, traceparent?: string | null): JobMeta {
+  return { ...(requestId ? { requestId } : {}), ...(traceparent ? { traceparent } : {}) };
+}
+
 /**
  * Eight attempts with exponential backoff (1, 2, 4 … 128 s with the default first delay: about four
  * minutes, long enough to ride out a restart of a dependency); finished jobs removed, failed ones
@@ -132,17 +137,11 @@ export class QueueRegistry {
     options: JobsOptions = {},
   ): Promise<string> {
     const job = jobFor(name, payload);
-    const requestId = meta.requestId ?? currentContext()?.requestId;
-    const traceparent = meta.traceparent ?? currentTraceparent();
-    await this.publish(
-      name,
-      job.jobId,
-      {
-        payload: job.payload,
-        meta: { ...(requestId ? { requestId } : {}), ...(traceparent ? { traceparent } : {}) },
-      },
-      options,
+    const withIds = jobMeta(
+      meta.requestId ?? currentContext()?.requestId,
+      meta.traceparent ?? currentTraceparent(),
     );
+    await this.publish(name, job.jobId, { payload: job.payload, meta: withIds }, options);
     return job.jobId;
   }
 

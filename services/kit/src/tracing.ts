@@ -1,5 +1,3 @@
-import diagnostics from 'node:diagnostics_channel';
-import type { ClientRequest, IncomingMessage } from 'node:http';
 import {
   context,
   createContextKey,
@@ -12,6 +10,7 @@ import {
   type Context,
   type Span,
 } from '@opentelemetry/api';
+import { observeClientRequests } from './client-requests';
 
 /**
  * Traces across hops, when configured: with OTEL_EXPORTER_OTLP_ENDPOINT set, `startTracing` loads the
@@ -164,65 +163,35 @@ function openSpan(span: Span, parent: Context): OpenSpan {
     end(status, err) {
       if (ended) return;
       ended = true;
-      span.setAttribute('http.response.status_code', status);
-      if (err) span.recordException(err);
-      if (err || status >= 500) span.setStatus({ code: SpanStatusCode.ERROR, message: err?.message });
-      span.end();
+      endHttpSpan(span, status, err);
     },
   };
 }
 
+/** Ends a span of an HTTP exchange: its status, and a failure (an error, or a 5xx answer) marked. */
+function endHttpSpan(span: Span, status: number | undefined, err?: Error): void {
+  if (status !== undefined) span.setAttribute('http.response.status_code', status);
+  if (err) span.recordException(err);
+  if (err || (status ?? 0) >= 500) span.setStatus({ code: SpanStatusCode.ERROR, message: err?.message });
+  span.end();
+}
+
 /**
  * A client span for every node:http request not made inside a hop with its own (Slack's client;
- * the gateway's hop makes its own span and header). Node publishes each request on its
- * diagnostics channels synchronously, in the caller's async context, so the span has the right parent.
+ * the gateway's hop makes its own span and header). Node publishes each request's start in the
+ * caller's async context, so the span has the right parent.
  */
 function traceHttpClients(): () => void {
-  const spans = new WeakMap<ClientRequest, Span>();
-  const handlers: Array<[string, (message: unknown) => void]> = [
-    [
-      'http.client.request.start',
-      (m) => {
-        if (context.active().getValue(OWN_CLIENT_SPAN)) return;
-        const request = (m as { request: ClientRequest }).request;
-        spans.set(
-          request,
-          tracer.startSpan(request.method, {
+  return observeClientRequests({
+    start: ({ origin, method }) =>
+      context.active().getValue(OWN_CLIENT_SPAN)
+        ? undefined
+        : tracer.startSpan(method, {
             kind: SpanKind.CLIENT,
-            attributes: { 'http.request.method': request.method, 'server.address': request.host },
+            attributes: { 'http.request.method': method, 'server.address': new URL(origin).hostname },
           }),
-        );
-      },
-    ],
-    [
-      'http.client.response.finish',
-      (m) => {
-        const { request, response } = m as { request: ClientRequest; response: IncomingMessage };
-        const span = spans.get(request);
-        if (!span) return;
-        spans.delete(request);
-        span.setAttribute('http.response.status_code', response.statusCode ?? 0);
-        if ((response.statusCode ?? 0) >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-        span.end();
-      },
-    ],
-    [
-      'http.client.request.error',
-      (m) => {
-        const { request, error } = m as { request: ClientRequest; error: Error };
-        const span = spans.get(request);
-        if (!span) return;
-        spans.delete(request);
-        span.recordException(error);
-        span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
-        span.end();
-      },
-    ],
-  ];
-  for (const [channel, handler] of handlers) diagnostics.subscribe(channel, handler);
-  return () => {
-    for (const [channel, handler] of handlers) diagnostics.unsubscribe(channel, handler);
-  };
+    finish: (span, { status, error }) => endHttpSpan(span, status, error),
+  });
 }
 
 export { SpanKind };
