@@ -4,6 +4,9 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type ProxyOptions } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
+import { sharedChunks } from './build/chunks.ts';
+import { screenPreloads } from './build/screen-preloads.ts';
+
 /** The gateway answers every `/api` call; in dev and preview it runs on PORT (default 8080). */
 const apiProxy: Record<string, ProxyOptions> = {
   '/api': {
@@ -20,6 +23,7 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [
     react(),
+    screenPreloads(fileURLToPath(new URL('./src/app/router.tsx', import.meta.url))),
     tailwindcss(),
     // Installable, and opens without a network: the app shell is precached by a Workbox service
     // worker; the API is never cached (thoughts saved offline wait in IndexedDB instead).
@@ -64,7 +68,10 @@ export default defineConfig({
         codeSplitting: {
           // Zod with the module that configures it (lib/zod-jitless.ts), in one chunk where that
           // module runs before any schema is built; across chunks, the contracts could run first.
-          groups: [{ name: 'zod', test: /node_modules[\\/]zod[\\/]|src[\\/]lib[\\/]zod-jitless\.ts$/ }],
+          groups: [
+            { name: 'zod', test: /node_modules[\\/]zod[\\/]|src[\\/]lib[\\/]zod-jitless\.ts$/, priority: 1 },
+            { name: sharedChunks(), debugName: 'shared', includeDependenciesRecursively: false },
+          ],
         },
       },
     },

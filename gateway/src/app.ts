@@ -33,7 +33,8 @@ import { queueDashboard } from './operator';
 import { createServiceProxy, type ServiceProxy } from './proxy';
 import { requestMetrics, routeLabeller } from './route-label';
 import { headerNames, securityHeaders } from './security-headers';
-import { pathOf, userOf } from './session';
+import { hasSession, pathOf, userOf } from './session';
+import { spaPages } from './spa-page';
 
 export interface GatewayOptions {
   log: Logger;
@@ -198,7 +199,7 @@ function createGatewayApp(options: GatewayOptions): Express {
   if (options.operator) app.use(queueDashboard(options.operator));
 
   if (options.staticDir && existsSync(path.join(options.staticDir, 'index.html'))) {
-    const index = path.join(options.staticDir, 'index.html');
+    const pageFor = spaPages(options.staticDir);
     app.use(
       '/assets',
       express.static(path.join(options.staticDir, 'assets'), { immutable: true, maxAge: '1y' }),
@@ -207,9 +208,12 @@ function createGatewayApp(options: GatewayOptions): Express {
     );
     app.use(express.static(options.staticDir, { index: false, maxAge: '1h' }));
     // History fallback: any other GET that accepts HTML gets the SPA, which routes on the client.
-    app.get(/^(?!\/api\/).*/, (req, res, next) => {
+    // The page names the screen's code for the browser to fetch at once (see spaPages), which depends
+    // on whether the session is valid: never from a shared cache (Vary), and always asked again.
+    app.get(/^(?!\/api\/).*/, async (req, res, next) => {
       if (!req.accepts('html')) return next();
-      res.set('cache-control', 'no-cache').sendFile(index);
+      const signedIn = await hasSession(options.sessions, req.headers.cookie);
+      res.set({ 'cache-control': 'no-cache', vary: 'Cookie' }).type('html').send(pageFor(req.path, signedIn));
     });
   }
 

@@ -35,3 +35,14 @@ export async function userOf(
   }
   return userId;
 }
+
+/**
+ * Whether a request's session cookie names a valid, unrevoked session. For pages, where a failed
+ * check only means the page is served as to a visitor: the SPA asks for the session itself anyway.
+ */
+export async function hasSession(sessions: SessionStore, cookie: string | undefined): Promise<boolean> {
+  const token = sessionTokenFrom(cookie);
+  const claims = token ? sessions.verifyToken(token) : null;
+  if (!claims) return false;
+  return sessions.isActive(claims).catch(() => false);
+}

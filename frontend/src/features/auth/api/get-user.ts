@@ -3,6 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { authContract, type User } from '@haven/contracts/auth';
 import { HttpError } from '@haven/contracts/client';
 import { api } from '@/lib/api';
+import { forgetServedSession } from '@/lib/served-session';
 
 /** Query keys for the session; login, register and logout write or clear `userKeys.current()`. */
 export const userKeys = {
@@ -50,6 +51,7 @@ function lastUser(): User | null {
 export async function getUser(): Promise<User | null> {
   try {
     const { user } = await api(authContract.session);
+    forgetServedSession();
     rememberUser(user);
     return user;
   } catch (error) {

@@ -1,0 +1,130 @@
+/// <reference lib="dom" />
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { phonePage, shotPath, startSignedInProduct } from './harness';
+
+/** Every script URL a page names: its entry script and its module preloads. */
+const namedScripts = (page: string) =>
+  [
+    ...page.matchAll(
+      /<(?:script type="module" crossorigin src|link rel="modulepreload" crossorigin href)="([^"]+)"/g,
+    ),
+  ].map((m) => m[1]!);
+
+describe('the first load of a signed-in screen, in Chromium at 390×844', () => {
+  let stack: Awaited<ReturnType<typeof startSignedInProduct>>;
+  const page = (path: string, cookie?: string) =>
+    fetch(stack.product.url + path, { headers: { accept: 'text/html', ...(cookie && { cookie }) } });
+
+  beforeAll(async () => {
+    stack = await startSignedInProduct({
+      username: 'fran',
+      email: 'fran@example.com',
+      password: 'correct horse',
+      name: 'Fran',
+    });
+    const saved = await fetch(`${stack.product.url}/api/thoughts`, {
+      method: 'POST',
+      headers: { cookie: stack.cookieHeader, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        content: 'The launch plan is slipping and I feel anxious about the budget review with Anna.',
+        category: 'professional',
+        isVoice: false,
+        clientDate: new Date().toISOString(),
+        timezoneOffset: new Date().getTimezoneOffset(),
+      }),
+    });
+    expect(saved.status).toBe(201);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("names a screen's code in its page for a valid session only, and says so", async () => {
+    const visitor = await page('/home');
+    expect(visitor.headers.get('vary')).toMatch(/cookie/i);
+    const visitorPage = await visitor.text();
+    expect(visitorPage).not.toContain('haven-signed-in');
+    const signedIn = await (await page('/home', stack.cookieHeader)).text();
+    expect(signedIn).toContain('<meta name="haven-signed-in" content="true">');
+    const added = namedScripts(signedIn).filter((s) => !namedScripts(visitorPage).includes(s));
+    expect(added.length).toBeGreaterThan(0);
+    for (const file of added) {
+      const chunk = await fetch(stack.product.url + file);
+      expect(chunk.status, file).toBe(200);
+      expect(chunk.headers.get('content-type')).toMatch(/javascript/);
+    }
+    // A forged or revoked cookie is a visitor.
+    expect(await (await page('/home', `${stack.cookie.name}=forged`)).text()).toBe(visitorPage);
+    // A visitor's screen names its code for visitors.
+    expect(namedScripts(await (await page('/auth')).text()).length).toBeGreaterThan(
+      namedScripts(visitorPage).length,
+    );
+  });
+
+  it('fetches no script the page did not name, in a few chunks, and asks for its data beside the session check', async () => {
+    const named = namedScripts(await (await page('/home', stack.cookieHeader)).text());
+    const { context, page: tab } = await phonePage(stack.browser, stack.product.url, 'light', {
+      cookie: stack.cookie,
+    });
+    try {
+      // The scripts fetched until the screen shows (later come a panel's or the service worker's).
+      const scripts: string[] = [];
+      let loading = true;
+      const order: string[] = [];
+      tab.on('request', (r) => {
+        const url = new URL(r.url());
+        if (loading && url.pathname.startsWith('/assets/') && url.pathname.endsWith('.js'))
+          scripts.push(url.pathname);
+        if (url.pathname === '/api/insights/daily') order.push('insight asked');
+      });
+      // The session check answers late: the screen's data must not wait for it.
+      await tab.route('**/api/session', async (route) => {
+        await new Promise((r) => setTimeout(r, 1500));
+        order.push('session answered');
+        await route.continue();
+      });
+      const errors: string[] = [];
+      tab.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      await tab.goto('/home');
+      await tab.getByText('The launch plan is slipping').first().waitFor({ timeout: 20_000 });
+      loading = false;
+      await tab.screenshot({ path: shotPath('first-load-home') });
+
+      expect(scripts.filter((s) => !named.includes(s))).toEqual([]);
+      // The entry's six, a chunk per route (frame, tab shell, screen), one per audience for what
+      // screens share and a few small libraries: 13 (it was 51 when each combination of screens
+      // sharing code had a chunk of its own).
+      expect(new Set(scripts).size).toBeLessThanOrEqual(15);
+      expect(order[0]).toBe('insight asked');
+      expect(order).toContain('session answered');
+      // Once the app's own check has answered, the page's mark no longer counts.
+      expect(await tab.evaluate(() => document.querySelector('meta[name="haven-signed-in"]'))).toBeNull();
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('paints the loading indicator before any script has run, and a visitor at /home gets /welcome', async () => {
+    const { context, page: tab } = await phonePage(stack.browser, stack.product.url, 'dark');
+    try {
+      await tab.route('**/assets/*.js', (route) => route.abort());
+      await tab.goto('/home');
+      await tab.getByRole('status', { name: 'Loading' }).waitFor();
+      await tab.screenshot({ path: shotPath('first-load-spinner-dark') });
+      await tab.unroute('**/assets/*.js');
+      const errors: string[] = [];
+      tab.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      await tab.goto('/home');
+      await tab.waitForURL('**/welcome');
+      await tab.getByRole('main').waitFor();
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
