@@ -79,6 +79,7 @@ const frontend = path.join(root, 'frontend');
 const builtIndex = path.join(frontend, 'dist', 'index.html');
 const sources = Math.max(
   newest(path.join(frontend, 'src')),
+  newest(path.join(frontend, 'build')),
   newest(path.join(root, 'contracts', 'src')),
   ...['index.html', 'vite.config.ts', 'package.json'].map((f) => statSync(path.join(frontend, f)).mtimeMs),
 );
