@@ -107,13 +107,19 @@ describe('the first load of a signed-in screen, in Chromium at 390×844', () => 
     }
   });
 
-  it('paints the loading indicator before any script has run, and a visitor at /home gets /welcome', async () => {
+  it('is dark on a dark device before any script has run, and a visitor at /home gets /welcome', async () => {
     const { context, page: tab } = await phonePage(stack.browser, stack.product.url, 'dark');
     try {
       await tab.route('**/assets/*.js', (route) => route.abort());
       await tab.goto('/home');
-      await tab.getByRole('status', { name: 'Loading' }).waitFor();
-      await tab.screenshot({ path: shotPath('first-load-spinner-dark') });
+      // The theme's class on <html> comes with the app's code; until then the device's choice holds.
+      const background = await tab.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      await tab.screenshot({ path: shotPath('first-load-before-scripts-dark') });
+      const channels = (background.match(/[\d.]+/g) ?? []).map(Number);
+      // oklch(L C H) or rgb(r, g, b): either way, a dark background.
+      expect(
+        background.startsWith('oklch') ? channels[0]! : Math.max(...channels.slice(0, 3)) / 255,
+      ).toBeLessThan(0.3);
       await tab.unroute('**/assets/*.js');
       const errors: string[] = [];
       tab.on('console', (m) => {
