@@ -1,7 +1,7 @@
 // First, so zod is configured before any schema is built (vite.config.ts keeps it in zod's chunk).
 import '@/lib/zod-jitless';
 
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
 import { registerSW } from 'virtual:pwa-register';
@@ -37,10 +37,13 @@ void queryClient.prefetchQuery(getUserQueryOptions());
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element in index.html');
 
-createRoot(container).render(
-  <StrictMode>
-    <AppProvider>
-      <AppRouter />
-    </AppProvider>
-  </StrictMode>,
+const root = createRoot(container);
+startTransition(() =>
+  root.render(
+    <StrictMode>
+      <AppProvider>
+        <AppRouter />
+      </AppProvider>
+    </StrictMode>,
+  ),
 );
