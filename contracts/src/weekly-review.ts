@@ -17,15 +17,18 @@ export function weekStartOf(localDate: string): string {
   return addDays(localDate, -((day + 6) % 7));
 }
 
-const LONG = new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', timeZone: 'UTC' });
+// Made on first use: a browser that loads this module for another reason need not build it.
+let long: Intl.DateTimeFormat | undefined;
+const LONG = () =>
+  (long ??= new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', timeZone: 'UTC' }));
 
 /** "November 16 – 22", or "November 30 – December 6" across months, for the week containing `localDate`. */
 export function weekLabel(localDate: string): string {
   const weekStart = weekStartOf(localDate);
   const start = toDate(weekStart);
   const end = toDate(addDays(weekStart, 6));
-  const endLabel = start.getUTCMonth() === end.getUTCMonth() ? String(end.getUTCDate()) : LONG.format(end);
-  return `${LONG.format(start)} – ${endLabel}`;
+  const endLabel = start.getUTCMonth() === end.getUTCMonth() ? String(end.getUTCDate()) : LONG().format(end);
+  return `${LONG().format(start)} – ${endLabel}`;
 }
 
 /**

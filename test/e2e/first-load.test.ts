@@ -77,6 +77,17 @@ describe('the first load of a signed-in screen, in Chromium at 390×844', () => 
           scripts.push(url.pathname);
         if (url.pathname === '/api/insights/daily') order.push('insight asked');
       });
+      // Counts the Intl date formatters made: building one costs milliseconds on a phone.
+      await context.addInitScript(() => {
+        const counted = window as unknown as { formattersMade: number };
+        counted.formattersMade = 0;
+        Intl.DateTimeFormat = new Proxy(Intl.DateTimeFormat, {
+          construct(target, args: ConstructorParameters<typeof Intl.DateTimeFormat>) {
+            counted.formattersMade += 1;
+            return new target(...args);
+          },
+        });
+      });
       // The session check answers late: the screen's data must not wait for it.
       await tab.route('**/api/session', async (route) => {
         await new Promise((r) => setTimeout(r, 1500));
@@ -101,6 +112,9 @@ describe('the first load of a signed-in screen, in Chromium at 390×844', () => 
       expect(new Set(screenScripts).size).toBeLessThanOrEqual(15);
       expect(order[0]).toBe('insight asked');
       expect(order).toContain('session answered');
+      // Only the formatters the screen uses are made (they were made for every module of its chunks).
+      const made = await tab.evaluate(() => (window as unknown as { formattersMade: number }).formattersMade);
+      expect(made).toBeLessThanOrEqual(4);
       // Once the app's own check has answered, the page's mark no longer counts.
       expect(await tab.evaluate(() => document.querySelector('meta[name="haven-signed-in"]'))).toBeNull();
       expect(errors).toEqual([]);

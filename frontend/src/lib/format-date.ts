@@ -1,3 +1,5 @@
+import { onFirstUse } from '@/lib/on-first-use';
+
 /** `yyyy-MM-dd` of the date in the browser's own time zone (the thought date format). */
 export function formatYmd(date: Date): string {
   const y = date.getFullYear();
@@ -6,16 +8,19 @@ export function formatYmd(date: Date): string {
   return `${y}-${m}-${d}`;
 }
 
-const longDate = new Intl.DateTimeFormat('en-US', {
-  weekday: 'long',
-  year: 'numeric',
-  month: 'long',
-  day: 'numeric',
-});
+const longDate = onFirstUse(
+  () =>
+    new Intl.DateTimeFormat('en-US', {
+      weekday: 'long',
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+    }),
+);
 
 /** Like 'Monday, January 5, 2025'. */
 export function formatLongDate(date: Date): string {
-  return longDate.format(date);
+  return longDate().format(date);
 }
 
 /**
@@ -29,9 +34,11 @@ export function formatOffsetMinutes(timezoneOffset: number): string {
 }
 
 // The browser's locale, as the mail screens write their dates.
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateTime = onFirstUse(
+  () => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
+);
 
 /** A moment as a person reads it, like 'Nov 23, 2026, 11:19 AM' in en-US (no seconds, no numeric month). */
 export function formatDateTime(date: Date): string {
-  return dateTime.format(date);
+  return dateTime().format(date);
 }

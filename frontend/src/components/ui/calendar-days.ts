@@ -1,3 +1,5 @@
+import { onFirstUse } from '@/lib/on-first-use';
+
 /** Calendar arithmetic on local dates (midnight in the browser's time zone), never UTC. */
 
 export type WeekStart = 0 | 1;
@@ -38,15 +40,17 @@ export function weekdayNames(weekStartsOn: WeekStart = 0): string[] {
   return [...names.slice(weekStartsOn), ...names.slice(0, weekStartsOn)];
 }
 
-const fullDate = new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
-const monthYear = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric' });
+const fullDate = onFirstUse(
+  () => new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', year: 'numeric' }),
+);
+const monthYear = onFirstUse(() => new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric' }));
 
 /** Like 'January 5, 2025' (a day button's accessible name). */
 export function formatFullDate(date: Date): string {
-  return fullDate.format(date);
+  return fullDate().format(date);
 }
 
 /** Like 'January 2025'. */
 export function formatMonthYear(date: Date): string {
-  return monthYear.format(date);
+  return monthYear().format(date);
 }

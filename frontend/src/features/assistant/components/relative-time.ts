@@ -1,4 +1,6 @@
-const rtf = new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' });
+import { onFirstUse } from '@/lib/on-first-use';
+
+const rtf = onFirstUse(() => new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' }));
 const STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['second', 60],
   ['minute', 60],
@@ -14,12 +16,12 @@ export function relativeTime(iso: string, now = Date.now()): string {
   let value = (new Date(iso).getTime() - now) / 1000;
   if (Math.abs(value) < 45) return 'just now';
   for (const [unit, size] of STEPS) {
-    if (Math.abs(value) < size) return rtf.format(Math.round(value), unit);
+    if (Math.abs(value) < size) return rtf().format(Math.round(value), unit);
     value /= size;
   }
-  return rtf.format(Math.round(value), 'year');
+  return rtf().format(Math.round(value), 'year');
 }
 
-const clock = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
+const clock = onFirstUse(() => new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' }));
 /** '3:05 PM'. */
-export const timeOf = (iso: string) => clock.format(new Date(iso));
+export const timeOf = (iso: string) => clock().format(new Date(iso));

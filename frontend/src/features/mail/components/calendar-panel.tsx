@@ -6,22 +6,28 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api';
+import { onFirstUse } from '@/lib/on-first-use';
 import { useCalendar, useRsvp } from '../api/digest';
 import { connectClass } from './email-panel';
 
-const when = new Intl.DateTimeFormat(undefined, {
-  weekday: 'short',
-  month: 'short',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-});
-const day = new Intl.DateTimeFormat(undefined, { weekday: 'short', month: 'short', day: 'numeric' });
+const when = onFirstUse(
+  () =>
+    new Intl.DateTimeFormat(undefined, {
+      weekday: 'short',
+      month: 'short',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+    }),
+);
+const day = onFirstUse(
+  () => new Intl.DateTimeFormat(undefined, { weekday: 'short', month: 'short', day: 'numeric' }),
+);
 const startOf = (event: CalendarEvent) =>
   event.start.dateTime
-    ? when.format(new Date(event.start.dateTime))
+    ? when().format(new Date(event.start.dateTime))
     : event.start.date
-      ? day.format(new Date(`${event.start.date}T12:00:00`))
+      ? day().format(new Date(`${event.start.date}T12:00:00`))
       : '';
 
 function Invitation({ event }: { event: CalendarEvent }) {

@@ -7,14 +7,15 @@ import { buttonVariants } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { paths } from '@/config/paths';
 import { cn } from '@/lib/utils';
+import { onFirstUse } from '@/lib/on-first-use';
 import { useEmails } from '../api/digest';
 import { WaitingList } from './waiting-list';
 
-const today = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
-const earlier = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+const today = onFirstUse(() => new Intl.DateTimeFormat(undefined, { timeStyle: 'short' }));
+const earlier = onFirstUse(() => new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' }));
 const shortDate = (iso: string) => {
   const date = new Date(iso);
-  return date.toDateString() === new Date().toDateString() ? today.format(date) : earlier.format(date);
+  return date.toDateString() === new Date().toDateString() ? today().format(date) : earlier().format(date);
 };
 
 export const connectClass = cn(buttonVariants({ size: 'sm' }), 'self-start');

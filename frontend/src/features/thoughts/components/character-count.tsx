@@ -1,28 +1,29 @@
 import { useEffect, useState } from 'react';
 
 import { cn } from '@/lib/utils';
+import { onFirstUse } from '@/lib/on-first-use';
 
 /** From this many characters on, the count shows under the text box. */
 export const COUNT_FROM = 9_000;
 /** A screen reader hears the count once typing pauses this long, not on every key. */
 const ANNOUNCE_AFTER_MS = 1_000;
 
-const number = new Intl.NumberFormat('en-US');
+const number = onFirstUse(() => new Intl.NumberFormat('en-US'));
 
 /** What the count says at a length: the figure under the box, and the sentence a reader hears. */
 export function countMessage(length: number, max: number): { figure: string; sentence: string } {
-  const figure = `${number.format(length)} / ${number.format(max)}`;
+  const figure = `${number().format(length)} / ${number().format(max)}`;
   if (length > max) {
     const over = length - max;
     return {
       figure,
-      sentence: `${number.format(over)} ${over === 1 ? 'character' : 'characters'} over the ${number.format(max)}-character limit. Shorten it to save.`,
+      sentence: `${number().format(over)} ${over === 1 ? 'character' : 'characters'} over the ${number().format(max)}-character limit. Shorten it to save.`,
     };
   }
   if (length === max)
-    return { figure, sentence: `You've reached the ${number.format(max)}-character limit.` };
+    return { figure, sentence: `You've reached the ${number().format(max)}-character limit.` };
   const left = max - length;
-  return { figure, sentence: `${number.format(left)} ${left === 1 ? 'character' : 'characters'} left.` };
+  return { figure, sentence: `${number().format(left)} ${left === 1 ? 'character' : 'characters'} left.` };
 }
 
 /**
