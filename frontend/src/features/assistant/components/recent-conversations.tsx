@@ -4,6 +4,7 @@ import { Card } from '@/components/ui/card';
 import { QueryError } from '@/components/ui/query-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { paths } from '@/config/paths';
+import { useDeferredQuery } from '@/lib/deferred-query';
 import { useConversations } from '../api/get-conversations';
 import { relativeTime } from './relative-time';
 
@@ -12,7 +13,7 @@ import { relativeTime } from './relative-time';
  * and the list scrolls by whole rows (`scroll-rows`), so the card never ends on half a tile.
  */
 export function RecentConversations() {
-  const { data, isPending, isError, refetch, isFetching } = useConversations();
+  const { data, isPending, isError, refetch, isFetching } = useDeferredQuery(useConversations());
   return (
     <Card className="flex min-h-0 flex-col gap-2 p-4 pb-0">
       <div className="flex items-center justify-between">

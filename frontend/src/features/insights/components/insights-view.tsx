@@ -1,6 +1,6 @@
 import type { InsightRange } from '@haven/contracts/insights';
 import { CalendarDays, ChevronLeft, ChevronRight, Lock, RefreshCw } from 'lucide-react';
-import { useDeferredValue, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 
 import { SaveToNotionButton } from '@/components/actions/save-to-notion';
@@ -14,6 +14,7 @@ import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { cn } from '@/lib/utils';
 import { todayYmd } from '@/lib/local-day';
+import { useDeferredQuery } from '@/lib/deferred-query';
 import { useInsight } from '../api/get-insight';
 import { useRefreshInsight } from '../api/refresh-insight';
 import { insightPage } from '../lib/insight-page';
@@ -51,11 +52,7 @@ export function InsightsView({
   const [date, setDate] = useState(todayYmd);
   const [picking, setPicking] = useState(false);
   const [refreshing, setRefreshing] = useState(false);
-  const insight = useInsight(date, range);
-  // The insight is drawn at transition priority: React renders it in slices, so a phone stays
-  // responsive while the screen fills in (its data arrives through a store, which renders at once).
-  const data = useDeferredValue(insight.data);
-  const { isPending, isError, refetch } = insight;
+  const { data, isPending, isError, refetch } = useDeferredQuery(useInsight(date, range));
   const refresh = useRefreshInsight();
 
   async function onRefresh() {
@@ -71,13 +68,6 @@ export function InsightsView({
   }
 
   const label = periodLabel(range, date);
-  const loading = (
-    <div className="flex flex-col gap-2" aria-busy="true">
-      <Skeleton className="h-4 w-full" />
-      <Skeleton className="h-4 w-5/6" />
-      <Skeleton className="h-4 w-2/3" />
-    </div>
-  );
   return (
     <div className="flex flex-col gap-4">
       <div className="flex items-center justify-between gap-3">
@@ -149,12 +139,13 @@ export function InsightsView({
             <SaveToNotionButton className="self-start" page={() => insightPage(data.insight)} />
           ) : null}
           {isPending || refreshing ? (
-            loading
+            <div className="flex flex-col gap-2" aria-busy="true">
+              <Skeleton className="h-4 w-full" />
+              <Skeleton className="h-4 w-5/6" />
+              <Skeleton className="h-4 w-2/3" />
+            </div>
           ) : isError ? (
             <QueryError message="Failed to fetch insights" onRetry={refetch} />
-          ) : data === undefined ? (
-            // The answer has come; it is drawn by the deferred render that follows.
-            loading
           ) : data.state === 'pending' ? (
             <div className="flex items-center gap-3 py-4 text-sm text-muted-foreground" role="status">
               <Spinner size="sm" /> Generating insights…

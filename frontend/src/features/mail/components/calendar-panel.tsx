@@ -7,6 +7,7 @@ import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api';
 import { onFirstUse } from '@/lib/on-first-use';
+import { useDeferredQuery } from '@/lib/deferred-query';
 import { useCalendar, useRsvp } from '../api/digest';
 import { connectClass } from './email-panel';
 
@@ -69,7 +70,7 @@ function Invitation({ event }: { event: CalendarEvent }) {
 
 /** Panel 1: invitations waiting for an answer, answered from here. */
 export function CalendarPanel() {
-  const { data, isPending, isError } = useCalendar();
+  const { data, isPending, isError } = useDeferredQuery(useCalendar());
   if (isPending)
     return (
       <div className="flex flex-col gap-2" aria-label="Loading invitations">

@@ -8,6 +8,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { paths } from '@/config/paths';
 import { cn } from '@/lib/utils';
 import { onFirstUse } from '@/lib/on-first-use';
+import { useDeferredQuery } from '@/lib/deferred-query';
 import { useEmails } from '../api/digest';
 import { WaitingList } from './waiting-list';
 
@@ -65,7 +66,7 @@ export function EmailPanel({
   onStartQueue: () => void;
   onNudge: (nudge: NudgeDraft) => void;
 }) {
-  const { data, isPending, isError } = useEmails();
+  const { data, isPending, isError } = useDeferredQuery(useEmails());
   if (isPending)
     return (
       <div className="flex flex-col gap-2" aria-label="Loading emails">

@@ -6,6 +6,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { paths } from '@/config/paths';
 import { cn } from '@/lib/utils';
 import { onFirstUse } from '@/lib/on-first-use';
+import { useDeferredQuery } from '@/lib/deferred-query';
 import { useMore } from '../api/digest';
 import { connectClass } from './email-panel';
 
@@ -21,7 +22,7 @@ function ConnectLink({ provider, type, name }: { provider: string; type: string;
 
 /** Panel 2: Slack messages waiting for a reply and recent Notion pages, or prompts to connect them. */
 export function MorePanel() {
-  const { data, isPending, isError } = useMore();
+  const { data, isPending, isError } = useDeferredQuery(useMore());
   const manage = (
     <Link
       to={paths.integrations.getHref()}
