@@ -1,4 +1,4 @@
-// First, so zod is configured before any schema is built (vite.config.ts keeps it in zod's chunk).
+// First, so zod is configured before any schema is built (modules of the entry's chunk run in import order).
 import '@/lib/zod-jitless';
 
 import { startTransition, StrictMode } from 'react';
