@@ -190,7 +190,15 @@ describe('export and import', () => {
     expect(integrations).not.toMatch(/token|ya29|refresh/i);
     expect(files.has('insights.json')).toBe(true);
 
-    // Once: the file is gone after the download. Never another user's.
+    // Once: the file is gone after the download. Never another user's. (The server records the
+    // download once the last byte has left, which can be a moment after the client has it all.)
+    await until(
+      async () =>
+        ((await (await port(me, `/api/account/export/${id}`)).json()) as ExportProgress).status ===
+        'downloaded',
+      5_000,
+      'download recorded',
+    );
     expect((await port(me, `/api/account/export/${id}/download`)).status).toBe(410);
     const stranger = await newUser();
     expect((await port(stranger, `/api/account/export/${id}`)).status).toBe(404);
