@@ -2,22 +2,8 @@ import { readFileSync } from 'node:fs';
 import type { OutputBundle, OutputChunk } from 'rolldown';
 import type { Plugin } from 'vite';
 
+import { SCREEN_PRELOADS_FILE, type Audience, type ScreenPreload } from '../../contracts/src/spa.ts';
 import { paths } from '../src/config/paths.ts';
-
-/** Who a screen is for, as the route table's guards decide. */
-export type Audience = 'signed-in' | 'visitor' | 'anyone';
-
-/** One screen of `screen-preloads.json`: the gateway adds `files` to the page it serves for `path`. */
-export interface ScreenPreload {
-  /** The route's path as the router writes it (`/conversations/:id`). */
-  path: string;
-  audience: Audience;
-  /** The screen's chunks beyond the ones index.html already loads, as absolute URLs. */
-  files: string[];
-}
-
-/** The file the gateway reads beside index.html. */
-export const SCREEN_PRELOADS_FILE = 'screen-preloads.json';
 
 // The parts of an ESTree the route table is made of.
 interface Node {

@@ -20,15 +20,12 @@ export async function userOf(
   request: { cookie: string | undefined; path: string; requestId: string },
 ): Promise<number | null> {
   const token = sessionTokenFrom(request.cookie);
-  const claims = token ? sessions.verifyToken(token) : null;
-  let userId: number | null = null;
-  if (claims) {
-    try {
-      if (await sessions.isActive(claims)) userId = claims.userId;
-    } catch (err) {
-      log.error({ err, reqId: request.requestId }, 'session store unreachable');
-      throw unavailable('Sessions are unavailable. Please try again shortly.');
-    }
+  let userId: number | null;
+  try {
+    userId = await activeUserOf(sessions, token);
+  } catch (err) {
+    log.error({ err, reqId: request.requestId }, 'session store unreachable');
+    throw unavailable('Sessions are unavailable. Please try again shortly.');
   }
   if (userId === null && !isPublicRoute(request.path)) {
     throw unauthorized(token ? 'Your session has expired. Please log in again.' : 'Not signed in');
@@ -41,8 +38,17 @@ export async function userOf(
  * check only means the page is served as to a visitor: the SPA asks for the session itself anyway.
  */
 export async function hasSession(sessions: SessionStore, cookie: string | undefined): Promise<boolean> {
-  const token = sessionTokenFrom(cookie);
+  return activeUserOf(sessions, sessionTokenFrom(cookie)).then(
+    (userId) => userId !== null,
+    () => false,
+  );
+}
+
+/** The user of a session token with a valid signature and not revoked; throws when Redis cannot say. */
+async function activeUserOf(
+  sessions: SessionStore,
+  token: string | null | undefined,
+): Promise<number | null> {
   const claims = token ? sessions.verifyToken(token) : null;
-  if (!claims) return false;
-  return sessions.isActive(claims).catch(() => false);
+  return claims && (await sessions.isActive(claims)) ? claims.userId : null;
 }

@@ -1,21 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-
-/** Who a screen is for (the SPA build writes it beside each screen in `screen-preloads.json`). */
-type Audience = 'signed-in' | 'visitor' | 'anyone';
-
-interface ScreenPreload {
-  path: string;
-  audience: Audience;
-  files: string[];
-}
+import { SCREEN_PRELOADS_FILE, SIGNED_IN_META_NAME, type ScreenPreload } from '@haven/contracts/spa';
 
 /** The marker the SPA reads to start a signed-in screen's data before its own session check answers. */
-export const SIGNED_IN_META = '<meta name="haven-signed-in" content="true">';
+export const SIGNED_IN_META = `<meta name="${SIGNED_IN_META_NAME}" content="true">`;
 
 /**
  * The SPA's page (index.html) as the gateway serves it for a path. The build lists, per screen of the
- * route table, the code chunks that screen loads lazily (`screen-preloads.json`); the page for that
+ * route table, the code chunks that screen loads lazily (`SCREEN_PRELOADS_FILE`); the page for that
  * screen names them (`<link rel="modulepreload">`) so the browser fetches them beside the entry
  * instead of after it has run, and says whether the session was valid (`SIGNED_IN_META`). A screen
  * for signed-in people gets its chunks only for a valid session (a visitor is sent to /welcome), a
@@ -23,7 +15,7 @@ export const SIGNED_IN_META = '<meta name="haven-signed-in" content="true">';
  */
 export function spaPages(staticDir: string): (urlPath: string, signedIn: boolean) => string {
   const index = readFileSync(path.join(staticDir, 'index.html'), 'utf8');
-  const listFile = path.join(staticDir, 'screen-preloads.json');
+  const listFile = path.join(staticDir, SCREEN_PRELOADS_FILE);
   const screens = existsSync(listFile)
     ? (JSON.parse(readFileSync(listFile, 'utf8')) as { screens: ScreenPreload[] }).screens.map((s) => ({
         ...s,

@@ -3,7 +3,9 @@
  * service worker's cached copy never has it). Until the app's own session check answers, that is
  * enough to start a signed-in screen's data; from then on, the check's answer counts.
  */
-const SELECTOR = 'meta[name="haven-signed-in"]';
+import { SIGNED_IN_META_NAME } from '@haven/contracts/spa';
+
+const SELECTOR = `meta[name="${SIGNED_IN_META_NAME}"]`;
 
 /** Whether the page was served signed in and the app's own session check has not answered yet. */
 export function servedSignedIn(): boolean {
