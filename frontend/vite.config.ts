@@ -1,7 +1,10 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type ProxyOptions } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
 
 import { sharedChunks } from './build/chunks.ts';
@@ -18,7 +21,23 @@ const apiProxy: Record<string, ProxyOptions> = {
   },
 };
 
-export default defineConfig({
+/**
+ * React Router's package points every import at its development build, whose dev-only warnings ship
+ * and run in production too (remix-run/react-router#14102); a production build takes the production
+ * build beside it, which differs only in leaving those out.
+ */
+function reactRouterProduction() {
+  const dist = path.join(
+    path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
+    'dist/production',
+  );
+  return [
+    { find: /^react-router$/, replacement: path.join(dist, 'index.mjs') },
+    { find: /^react-router\/dom$/, replacement: path.join(dist, 'dom-export.mjs') },
+  ];
+}
+
+export default defineConfig(({ command }) => ({
   // Pinned so `vite build frontend` from the repo root and `vite build` here behave the same.
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [
@@ -56,9 +75,21 @@ export default defineConfig({
         clientsClaim: true,
       },
     }),
+    // Each script, style sheet and icon also as .br (Brotli, highest quality) and .gz beside it, which
+    // the gateway sends to browsers that take them: some 15% fewer bytes than compressing on the fly.
+    // Not the page itself: the gateway writes each page's preloads into it per request.
+    compression({
+      algorithms: ['brotliCompress', 'gzip'],
+      include: /\.(js|css|svg|webmanifest)$/,
+      threshold: 1024,
+      logLevel: 'silent',
+    }),
   ],
   resolve: {
-    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+    alias: [
+      { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
+      ...(command === 'build' ? reactRouterProduction() : []),
+    ],
   },
   build: {
     outDir: 'dist',
@@ -79,4 +110,4 @@ export default defineConfig({
   },
   server: { port: 5173, proxy: apiProxy },
   preview: { port: 4173, proxy: apiProxy },
-});
+}));

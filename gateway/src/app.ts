@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import path from 'node:path';
 import compression from 'compression';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
+import expressStaticGzip from 'express-static-gzip';
 import { debugContract, type DateTimeDebug } from '@haven/contracts/debug';
 import { REQUEST_ID_HEADER, SERVICE_NAMES, serviceFor, type ServiceName } from '@haven/contracts/routes';
 import { runWithContext } from '@haven/kit/context';
@@ -147,6 +148,32 @@ export function createGateway(options: GatewayOptions): RequestListener {
 }
 
 /**
+ * The SPA's built files, sent as the build compressed them (Brotli at its highest quality, or gzip,
+ * beside each file) when the browser takes that coding: a phone fetches some 15% fewer bytes than
+ * from compressing on the fly, and the gateway spends no time on it. A path that cannot be decoded
+ * goes on to the JSON 404 instead of the library's plain-text 400.
+ */
+function builtFiles(
+  dir: string,
+  options: { immutable?: boolean; maxAge: string; index?: false },
+): RequestHandler {
+  const serve = expressStaticGzip(dir, {
+    enableBrotli: true,
+    orderPreference: ['br'],
+    index: false,
+    serveStatic: options,
+  });
+  return (req, res, next) => {
+    try {
+      decodeURIComponent(req.path);
+    } catch {
+      return notFoundHandler(req, res, next);
+    }
+    serve(req, res, next);
+  };
+}
+
+/**
  * The Express part: health, readiness, the debug route, the API reference, a JSON 404 for unknown
  * `/api` paths, the SPA.
  */
@@ -202,11 +229,11 @@ function createGatewayApp(options: GatewayOptions): Express {
     const pageFor = spaPages(options.staticDir);
     app.use(
       '/assets',
-      express.static(path.join(options.staticDir, 'assets'), { immutable: true, maxAge: '1y' }),
+      builtFiles(path.join(options.staticDir, 'assets'), { immutable: true, maxAge: '1y' }),
       // A missing (or unreadable, or absurdly named) asset is a JSON 404, never the SPA nor a 500.
       notFoundHandler,
     );
-    app.use(express.static(options.staticDir, { index: false, maxAge: '1h' }));
+    app.use(builtFiles(options.staticDir, { index: false, maxAge: '1h' }));
     // History fallback: any other GET that accepts HTML gets the SPA, which routes on the client.
     // The page names the screen's code for the browser to fetch at once (see spaPages), which depends
     // on whether the session is valid: never from a shared cache (Vary), and always asked again.

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authService } from '@haven/auth/service';
@@ -26,6 +27,9 @@ function rawRequest(port: number, lines: string, waitMs: number): Promise<string
   });
 }
 
+/** Stands for a built script: its compressed copies differ from it, so the test can tell which came. */
+const BIG_SCRIPT = 'console.log(1)';
+
 describe('the gateway under hostile input', () => {
   let auth: Awaited<ReturnType<typeof startTestService>>;
   let gateway: RunningGateway;
@@ -36,6 +40,9 @@ describe('the gateway under hostile input', () => {
     mkdirSync(path.join(staticDir, 'assets'));
     writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Haven</title>');
     writeFileSync(path.join(staticDir, 'assets', 'app.js'), 'console.log(1)');
+    // The build writes a Brotli and a gzip copy beside each script (vite-plugin-compression2).
+    writeFileSync(path.join(staticDir, 'assets', 'app.js.br'), brotliCompressSync(BIG_SCRIPT));
+    writeFileSync(path.join(staticDir, 'assets', 'app.js.gz'), gzipSync(BIG_SCRIPT));
     auth = await startTestService(authService);
     const services = {
       auth: auth.url,
@@ -71,11 +78,50 @@ describe('the gateway under hostile input', () => {
 
   it('answers a missing asset with a JSON 404, never a 500', async () => {
     expect((await fetch(`${gateway.url}/assets/app.js`)).status).toBe(200);
-    for (const p of ['/assets/x.js', '/assets/%2fetc%2fpasswd', `/assets/${'a'.repeat(5000)}.js`]) {
+    for (const p of [
+      '/assets/x.js',
+      '/assets/%2fetc%2fpasswd',
+      '/assets/%E0%A4%A.js',
+      `/assets/${'a'.repeat(5000)}.js`,
+    ]) {
       const res = await fetch(gateway.url + p);
       expect(res.status, p.slice(0, 40)).toBe(404);
       expect(await res.json()).toMatchObject({ code: 'not_found' });
     }
+  });
+
+  it("sends the build's Brotli or gzip copy of an asset to a browser that takes it", async () => {
+    const asked = async (acceptEncoding: string) => {
+      const res = await fetch(`${gateway.url}/assets/app.js`, {
+        headers: { 'accept-encoding': acceptEncoding },
+      });
+      // fetch decodes the body; its length header is that of the bytes that crossed the network.
+      return {
+        coding: res.headers.get('content-encoding'),
+        length: Number(res.headers.get('content-length')),
+        vary: res.headers.get('vary'),
+        type: res.headers.get('content-type'),
+        body: await res.text(),
+      };
+    };
+    const br = await asked('gzip, deflate, br, zstd');
+    expect(br).toMatchObject({
+      coding: 'br',
+      body: BIG_SCRIPT,
+      type: expect.stringMatching(/^text\/javascript/),
+    });
+    expect(br.length).toBe(brotliCompressSync(BIG_SCRIPT).length);
+    expect(br.vary).toContain('Accept-Encoding');
+    expect(await asked('gzip')).toMatchObject({
+      coding: 'gzip',
+      body: BIG_SCRIPT,
+      length: gzipSync(BIG_SCRIPT).length,
+    });
+    expect(await asked('identity')).toMatchObject({
+      coding: null,
+      body: BIG_SCRIPT,
+      length: BIG_SCRIPT.length,
+    });
   });
 
   it('treats a session cookie with broken %-encoding as no session, on every route', async () => {
