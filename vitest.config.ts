@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -17,6 +18,8 @@ const HEAVY = [
  * end-to-end files start their own stack on free ports.
  */
 export default defineConfig({
+  // The SPA's own modules import each other as `@/…` (its Vite config says the same).
+  resolve: { alias: { '@': fileURLToPath(new URL('./frontend/src', import.meta.url)) } },
   test: {
     exclude: ['**/node_modules/**', '**/dist/**'],
     pool: 'forks',
@@ -32,6 +35,7 @@ export default defineConfig({
           name: 'main',
           include: [
             'contracts/src/**/*.test.ts',
+            'frontend/src/**/*.test.ts',
             'services/*/src/**/*.test.ts',
             'services/*/test/**/*.test.ts',
             'gateway/**/*.test.ts',

@@ -3,6 +3,8 @@
  * written once. Weeks run Monday to Sunday, as the insights views count them; days are `yyyy-MM-dd`.
  */
 
+import { MONTHS, WEEKDAYS } from './english-dates';
+
 const DAY_MS = 86_400_000;
 const toDate = (localDate: string) => new Date(`${localDate}T00:00:00Z`);
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
@@ -17,18 +19,16 @@ export function weekStartOf(localDate: string): string {
   return addDays(localDate, -((day + 6) % 7));
 }
 
-// Made on first use: a browser that loads this module for another reason need not build it.
-let long: Intl.DateTimeFormat | undefined;
-const LONG = () =>
-  (long ??= new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', timeZone: 'UTC' }));
+/** "November 16" for a UTC midnight. */
+const monthDay = (d: Date) => `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}`;
 
 /** "November 16 – 22", or "November 30 – December 6" across months, for the week containing `localDate`. */
 export function weekLabel(localDate: string): string {
   const weekStart = weekStartOf(localDate);
   const start = toDate(weekStart);
   const end = toDate(addDays(weekStart, 6));
-  const endLabel = start.getUTCMonth() === end.getUTCMonth() ? String(end.getUTCDate()) : LONG().format(end);
-  return `${LONG().format(start)} – ${endLabel}`;
+  const endLabel = start.getUTCMonth() === end.getUTCMonth() ? String(end.getUTCDate()) : monthDay(end);
+  return `${monthDay(start)} – ${endLabel}`;
 }
 
 /**
@@ -41,12 +41,4 @@ export function weekToReview(today: string): string {
 }
 
 /** The days a review can be set on, as `Date.getDay()` numbers them. */
-export const REVIEW_DAYS = [
-  'Sunday',
-  'Monday',
-  'Tuesday',
-  'Wednesday',
-  'Thursday',
-  'Friday',
-  'Saturday',
-] as const;
+export const REVIEW_DAYS = WEEKDAYS;

@@ -1,3 +1,5 @@
+import { MONTHS, WEEKDAYS } from '@haven/contracts/english-dates';
+
 import { onFirstUse } from '@/lib/on-first-use';
 
 /** `yyyy-MM-dd` of the date in the browser's own time zone (the thought date format). */
@@ -8,19 +10,40 @@ export function formatYmd(date: Date): string {
   return `${y}-${m}-${d}`;
 }
 
-const longDate = onFirstUse(
-  () =>
-    new Intl.DateTimeFormat('en-US', {
-      weekday: 'long',
-      year: 'numeric',
-      month: 'long',
-      day: 'numeric',
-    }),
-);
+// English dates written from their names (english-dates.ts says why not Intl); format-date.test.ts
+// checks every form against Intl's en-US output.
+
+/** 'Monday', or 'Mon' with `short`, in the browser's time zone. */
+export function formatWeekday(date: Date, length: 'long' | 'short' = 'long'): string {
+  const name = WEEKDAYS[date.getDay()]!;
+  return length === 'short' ? name.slice(0, 3) : name;
+}
+
+/** 'January 5', or 'Jan 5' with `short`, in the browser's time zone. */
+export function formatMonthDay(date: Date, month: 'long' | 'short' = 'long'): string {
+  const name = MONTHS[date.getMonth()]!;
+  return `${month === 'short' ? name.slice(0, 3) : name} ${date.getDate()}`;
+}
 
 /** Like 'Monday, January 5, 2025'. */
 export function formatLongDate(date: Date): string {
-  return longDate().format(date);
+  return `${formatWeekday(date)}, ${formatMonthDay(date)}, ${date.getFullYear()}`;
+}
+
+/** Like 'Jan 5, 2025'. */
+export function formatShortDate(date: Date): string {
+  return `${formatMonthDay(date, 'short')}, ${date.getFullYear()}`;
+}
+
+/** Like '9:05 AM'. */
+export function formatTimeOfDay(date: Date): string {
+  const hours = date.getHours();
+  return `${hours % 12 || 12}:${String(date.getMinutes()).padStart(2, '0')} ${hours < 12 ? 'AM' : 'PM'}`;
+}
+
+/** Like 'January 2025'. */
+export function formatMonthYear(date: Date): string {
+  return `${MONTHS[date.getMonth()]} ${date.getFullYear()}`;
 }
 
 /**

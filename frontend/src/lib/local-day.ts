@@ -1,7 +1,6 @@
 import { isRealLocalDate } from '@haven/contracts/common';
 
-import { formatYmd } from '@/lib/format-date';
-import { onFirstUse } from '@/lib/on-first-use';
+import { formatMonthDay, formatYmd } from '@/lib/format-date';
 
 /** Today as `yyyy-MM-dd` in the user's own calendar (not UTC). */
 export function todayYmd(): string {
@@ -25,9 +24,7 @@ export function dayFromParam(param: string | null): string {
   return param !== null && isRealLocalDate(param) ? param : todayYmd();
 }
 
-const monthDay = onFirstUse(() => new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric' }));
-
 /** 'Today's Thoughts', or 'Thoughts from January 5' for any other day. */
 export function dayListHeading(ymd: string, today: string): string {
-  return ymd === today ? "Today's Thoughts" : `Thoughts from ${monthDay().format(parseYmd(ymd))}`;
+  return ymd === today ? "Today's Thoughts" : `Thoughts from ${formatMonthDay(parseYmd(ymd))}`;
 }

@@ -1,4 +1,6 @@
-import { onFirstUse } from '@/lib/on-first-use';
+import { WEEKDAYS } from '@haven/contracts/english-dates';
+
+import { formatMonthDay } from '@/lib/format-date';
 
 /** Calendar arithmetic on local dates (midnight in the browser's time zone), never UTC. */
 
@@ -36,21 +38,10 @@ export function monthGrid(month: Date, weekStartsOn: WeekStart = 0): Date[][] {
 
 /** Weekday names in display order, e.g. Sunday … Saturday. */
 export function weekdayNames(weekStartsOn: WeekStart = 0): string[] {
-  const names = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-  return [...names.slice(weekStartsOn), ...names.slice(0, weekStartsOn)];
+  return [...WEEKDAYS.slice(weekStartsOn), ...WEEKDAYS.slice(0, weekStartsOn)];
 }
-
-const fullDate = onFirstUse(
-  () => new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', year: 'numeric' }),
-);
-const monthYear = onFirstUse(() => new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric' }));
 
 /** Like 'January 5, 2025' (a day button's accessible name). */
 export function formatFullDate(date: Date): string {
-  return fullDate().format(date);
-}
-
-/** Like 'January 2025'. */
-export function formatMonthYear(date: Date): string {
-  return monthYear().format(date);
+  return `${formatMonthDay(date)}, ${date.getFullYear()}`;
 }

@@ -6,14 +6,13 @@ import {
   addDays,
   addMonths,
   formatFullDate,
-  formatMonthYear,
   isSameDay,
   isSameMonth,
   monthGrid,
   weekdayNames,
   type WeekStart,
 } from '@/components/ui/calendar-days';
-import { formatYmd } from '@/lib/format-date';
+import { formatMonthYear, formatYmd } from '@/lib/format-date';
 import { cn } from '@/lib/utils';
 
 interface CalendarProps {

@@ -1,3 +1,4 @@
+import { formatTimeOfDay } from '@/lib/format-date';
 import { onFirstUse } from '@/lib/on-first-use';
 
 const rtf = onFirstUse(() => new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' }));
@@ -22,6 +23,5 @@ export function relativeTime(iso: string, now = Date.now()): string {
   return rtf().format(Math.round(value), 'year');
 }
 
-const clock = onFirstUse(() => new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' }));
 /** '3:05 PM'. */
-export const timeOf = (iso: string) => clock().format(new Date(iso));
+export const timeOf = (iso: string) => formatTimeOfDay(new Date(iso));

@@ -1,10 +1,9 @@
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { DateRow } from '@/features/debug/components/date-row';
-import { formatLongDate, formatYmd } from '@/lib/format-date';
+import { formatLongDate, formatMonthDay, formatYmd } from '@/lib/format-date';
 import { onFirstUse } from '@/lib/on-first-use';
 
 const time = onFirstUse(() => new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' }));
-const monthDay = onFirstUse(() => new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric' }));
 
 /** The formats the app shows dates in, computed in the browser. */
 export function DateFormatsCard({ now }: { now: Date }) {
@@ -17,7 +16,7 @@ export function DateFormatsCard({ now }: { now: Date }) {
         <dl className="divide-y">
           <DateRow label="yyyy-MM-dd">{formatYmd(now)}</DateRow>
           <DateRow label="Long date">{formatLongDate(now)}</DateRow>
-          <DateRow label="Month day">{monthDay().format(now)}</DateRow>
+          <DateRow label="Month day">{formatMonthDay(now)}</DateRow>
           <DateRow label="Time">{time().format(now)}</DateRow>
         </dl>
       </CardContent>

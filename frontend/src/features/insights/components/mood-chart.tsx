@@ -1,21 +1,11 @@
 import type { MoodPoint } from '@haven/contracts/insights';
 
 import { cn } from '@/lib/utils';
-import { onFirstUse } from '@/lib/on-first-use';
+import { formatMonthDay, formatWeekday } from '@/lib/format-date';
+import { parseYmd } from '@/lib/local-day';
 
-// Points are calendar days (`yyyy-MM-dd`): read at noon UTC and written in UTC, so no time zone moves them.
-const dayOf = (date: string) => new Date(`${date}T12:00:00Z`);
-const weekday = onFirstUse(() => new Intl.DateTimeFormat('en-US', { weekday: 'short', timeZone: 'UTC' }));
-const dayOfMonth = onFirstUse(() => new Intl.DateTimeFormat('en-US', { day: 'numeric', timeZone: 'UTC' }));
-const fullDay = onFirstUse(
-  () =>
-    new Intl.DateTimeFormat('en-US', {
-      weekday: 'long',
-      month: 'long',
-      day: 'numeric',
-      timeZone: 'UTC',
-    }),
-);
+// Points are calendar days (`yyyy-MM-dd`), read as local calendar days.
+const fullDay = (date: Date) => `${formatWeekday(date)}, ${formatMonthDay(date)}`;
 
 /** Scores this far from zero read as a brighter or heavier day; closer ones as even. */
 const LEANING = 0.15;
@@ -30,8 +20,8 @@ function moodInWords({ score }: MoodPoint): string {
 
 /** The label under each bar: every weekday for a week; for a month, every seventh day from the first. */
 function dayLabel(point: MoodPoint, index: number, week: boolean): string {
-  if (week) return weekday().format(dayOf(point.date));
-  return index % 7 === 0 ? dayOfMonth().format(dayOf(point.date)) : '';
+  if (week) return formatWeekday(parseYmd(point.date), 'short');
+  return index % 7 === 0 ? String(parseYmd(point.date).getDate()) : '';
 }
 
 /**
@@ -98,7 +88,7 @@ export function MoodChart({ mood }: { mood: MoodPoint[] }) {
         <tbody>
           {mood.map((p) => (
             <tr key={p.date}>
-              <th scope="row">{fullDay().format(dayOf(p.date))}</th>
+              <th scope="row">{fullDay(parseYmd(p.date))}</th>
               <td>{moodInWords(p)}</td>
               <td>{p.count}</td>
             </tr>

@@ -1,8 +1,7 @@
 import type { InsightRange } from '@haven/contracts/insights';
 
-import { formatYmd } from '@/lib/format-date';
+import { formatLongDate, formatMonthDay, formatMonthYear, formatYmd } from '@/lib/format-date';
 import { parseYmd } from '@/lib/local-day';
-import { onFirstUse } from '@/lib/on-first-use';
 
 /** The first day of the period of `range` containing `ymd`: weeks start on Monday here (spec 9). */
 export function periodStart(range: InsightRange, ymd: string): string {
@@ -21,23 +20,11 @@ export function shiftPeriod(range: InsightRange, ymd: string, step: -1 | 1): str
   return formatYmd(new Date(d.getFullYear(), d.getMonth() + step, 1));
 }
 
-const dayLabel = onFirstUse(
-  () =>
-    new Intl.DateTimeFormat('en-US', {
-      weekday: 'long',
-      month: 'long',
-      day: 'numeric',
-      year: 'numeric',
-    }),
-);
-const shortDay = onFirstUse(() => new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric' }));
-const monthLabel = onFirstUse(() => new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric' }));
-
 /** 'Monday, March 3, 2025', 'Mar 3 – Mar 9, 2025' or 'March 2025'. */
 export function periodLabel(range: InsightRange, ymd: string): string {
   const start = parseYmd(periodStart(range, ymd));
-  if (range === 'day') return dayLabel().format(start);
-  if (range === 'month') return monthLabel().format(start);
+  if (range === 'day') return formatLongDate(start);
+  if (range === 'month') return formatMonthYear(start);
   const end = new Date(start.getFullYear(), start.getMonth(), start.getDate() + 6);
-  return `${shortDay().format(start)} – ${shortDay().format(end)}, ${end.getFullYear()}`;
+  return `${formatMonthDay(start, 'short')} – ${formatMonthDay(end, 'short')}, ${end.getFullYear()}`;
 }

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+
+import { formatFullDate } from '@/components/ui/calendar-days';
+
+import {
+  formatLongDate,
+  formatMonthDay,
+  formatMonthYear,
+  formatShortDate,
+  formatTimeOfDay,
+  formatWeekday,
+} from './format-date';
+
+/** What Intl writes in en-US for these options, the form the app's dates had before. */
+const intl = (options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat('en-US', options);
+
+describe('dates written without Intl', () => {
+  // Every day of four years (a leap year among them), at a different hour and minute each day.
+  const days = Array.from({ length: 4 * 366 }, (_, i) => new Date(2024, 0, 1 + i, i % 24, (i * 7) % 60));
+
+  it('read exactly as Intl en-US writes them', () => {
+    const long = intl({ weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' });
+    const monthDay = intl({ month: 'long', day: 'numeric' });
+    const shortMonthDay = intl({ month: 'short', day: 'numeric' });
+    const shortDate = intl({ month: 'short', day: 'numeric', year: 'numeric' });
+    const monthYear = intl({ month: 'long', year: 'numeric' });
+    const weekday = intl({ weekday: 'long' });
+    const shortWeekday = intl({ weekday: 'short' });
+    const time = intl({ hour: 'numeric', minute: '2-digit' });
+    const fullDate = intl({ month: 'long', day: 'numeric', year: 'numeric' });
+    for (const day of days) {
+      expect(formatLongDate(day)).toBe(long.format(day));
+      expect(formatMonthDay(day)).toBe(monthDay.format(day));
+      expect(formatMonthDay(day, 'short')).toBe(shortMonthDay.format(day));
+      expect(formatShortDate(day)).toBe(shortDate.format(day));
+      expect(formatMonthYear(day)).toBe(monthYear.format(day));
+      expect(formatWeekday(day)).toBe(weekday.format(day));
+      expect(formatWeekday(day, 'short')).toBe(shortWeekday.format(day));
+      expect(formatTimeOfDay(day)).toBe(time.format(day));
+      expect(formatFullDate(day)).toBe(fullDate.format(day));
+    }
+  });
+
+  it('write midnight and noon as 12', () => {
+    expect(formatTimeOfDay(new Date(2026, 10, 26, 0, 5))).toBe('12:05 AM');
+    expect(formatTimeOfDay(new Date(2026, 10, 26, 12, 0))).toBe('12:00 PM');
+    expect(formatLongDate(new Date(2026, 10, 26))).toBe('Thursday, November 26, 2026');
+  });
+});
