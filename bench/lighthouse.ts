@@ -3,7 +3,7 @@
  * on the product as the browser tests start it, three runs per screen: /welcome for a visitor,
  * /home and /assist signed in. Prints the median of each score and of TBT and LCP.
  *
- * Alone: `npx tsx bench/lighthouse.ts`. The SPA is built first (production build). With
+ * Alone: `npx tsx bench/lighthouse.ts` (LIGHTHOUSE_SCREENS and LIGHTHOUSE_RUNS narrow it down). The SPA is built first (production build). With
  * LIGHTHOUSE_REPORTS=<folder>, every run's full report is written there as JSON, to see what costs.
  */
 import { execFileSync } from 'node:child_process';
@@ -15,7 +15,8 @@ import lighthouse from 'lighthouse';
 import { startSmtpCatcher } from '../test/doubles/smtp-catcher';
 import { CHROMIUM, CHROMIUM_ARGS, createAccount, startProduct } from '../test/e2e/harness';
 
-const RUNS = 3;
+/** Runs per screen; LIGHTHOUSE_RUNS for a closer look at one change. */
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS) || 3;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 
 /** The targets of issue 20: the scores a screen must reach (0–100). */
@@ -121,11 +122,13 @@ export async function benchLighthouse(): Promise<void> {
     const cookie = `${session.name}=${session.value}`;
     await seed(product.url, cookie);
 
+    // LIGHTHOUSE_SCREENS=/home,/assist measures only those.
+    const only = process.env.LIGHTHOUSE_SCREENS?.split(',');
     const screens = [
       { path: '/welcome', cookie: undefined },
       { path: '/home', cookie },
       { path: '/assist', cookie },
-    ];
+    ].filter((s) => !only || only.includes(s.path));
     // One unmeasured load of each screen: the server generates the daily insight and warms up
     // (Lighthouse clears the browser's storage before every run, so each measured load is cold).
     for (const s of screens) await audit(chrome.port, product.url + s.path, s.cookie);
