@@ -94,8 +94,15 @@ describe('insights in Chromium at 390×844, no model configured', () => {
     await page.getByRole('tab', { name: 'Weekly' }).click();
     await page.getByLabel('Mood by day').waitFor({ timeout: 15_000 });
     await page.screenshot({ path: shotPath('insights-weekly-dark'), fullPage: true });
+    // Nothing is wider than the phone: the chart's table for screen readers stretched the page to 453 px.
+    const pageWidth = () => page.evaluate(() => document.documentElement.scrollWidth);
+    expect(await pageWidth()).toBeLessThanOrEqual(390);
     await page.getByRole('tab', { name: 'Monthly' }).click();
     await page.getByLabel('Mood by day').waitFor({ timeout: 15_000 });
+    expect(await pageWidth()).toBeLessThanOrEqual(390);
+    await expect(
+      page.getByRole('table', { name: 'Mood and number of thoughts for each day' }).count(),
+    ).resolves.toBe(1);
     await page.getByRole('button', { name: 'Refresh Insights' }).click();
     await page.getByRole('heading', { name: 'Summary' }).waitFor({ timeout: 15_000 });
     expect(today()).toMatch(/^\d{4}-/);

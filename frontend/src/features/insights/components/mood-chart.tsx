@@ -76,25 +76,28 @@ export function MoodChart({ mood }: { mood: MoodPoint[] }) {
           </span>
         ))}
       </div>
-      <table className="sr-only">
-        <caption>Mood and number of thoughts for each day</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">Mood</th>
-            <th scope="col">Thoughts</th>
-          </tr>
-        </thead>
-        <tbody>
-          {mood.map((p) => (
-            <tr key={p.date}>
-              <th scope="row">{fullDay(parseYmd(p.date))}</th>
-              <td>{moodInWords(p)}</td>
-              <td>{p.count}</td>
+      {/* A table ignores the 1px width of sr-only and stretched the page sideways: its box holds it. */}
+      <div className="sr-only">
+        <table>
+          <caption>Mood and number of thoughts for each day</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Mood</th>
+              <th scope="col">Thoughts</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {mood.map((p) => (
+              <tr key={p.date}>
+                <th scope="row">{fullDay(parseYmd(p.date))}</th>
+                <td>{moodInWords(p)}</td>
+                <td>{p.count}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <figcaption className="text-xs text-muted-foreground">
         Mood by day, from the words of your thoughts
       </figcaption>
