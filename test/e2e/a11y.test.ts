@@ -110,14 +110,19 @@ describe('accessibility and first paint in Chromium at 390×844', () => {
     { path: '/privacy-policy', ready: (p) => p.getByRole('heading', { name: 'Privacy Policy' }) },
   ];
 
-  /** Opens a screen, waits for its content and for no spinner, and runs axe on it. */
+  /**
+   * Opens a screen, waits for its content and for no spinner, and runs axe on it. A page wider than
+   * the phone (it scrolls sideways, under a thumb that meant to scroll down) counts as a violation.
+   */
   async function audit(page: Page, path: string, ready: (page: Page) => Locator, scheme: Scheme) {
     await page.goto(path);
     await ready(page).waitFor({ timeout: 45_000 });
     await expect.poll(() => page.getByRole('status', { name: 'Loading' }).count()).toBe(0);
     await expect.poll(() => page.locator('[aria-busy="true"]').count(), { timeout: 20_000 }).toBe(0);
     await page.screenshot({ path: shotPath(`a11y-${path.replace(/\W+/g, '-')}-${scheme}`), fullPage: true });
-    return violations(page, `${path} (${scheme})`);
+    const wider = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = wider > 0 ? [`${path} (${scheme}): ${wider} px wider than the screen`] : [];
+    return [...overflow, ...(await violations(page, `${path} (${scheme})`))];
   }
 
   // One test per screen and scheme: axe takes seconds per screen on a busy machine. Each scheme and
