@@ -1,10 +1,16 @@
-import { sql } from 'drizzle-orm';
+import { Writable } from 'node:stream';
+import { eq, sql } from 'drizzle-orm';
+import type { Response } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '@haven/auth/db/schema';
 import { hashPassword } from '@haven/auth/domain/secrets';
 import type { ExportProgress, ImportProgress } from '@haven/contracts/portability';
 import type { Thought } from '@haven/contracts/thoughts';
 import { until } from '@haven/kit/testing';
+import { transfers as transfersTable } from '../src/db/schema';
+import { claimDownload, expireExports } from '../src/db/transfers.repository';
+import { createBlobStore } from '../src/domain/blob-store';
+import { createTransfers, TRANSFER_MESSAGES } from '../src/domain/transfers';
 import { startEveryService } from '../../../test/support/stack';
 import { unzip, zipOf } from '../../../test/support/zip';
 
@@ -59,21 +65,29 @@ describe('export and import', () => {
       .sort((a, b) => a.date.localeCompare(b.date));
 
   async function exportOf(userId: number): Promise<{ id: string; zip: Buffer }> {
-    const started = await port(userId, '/api/account/export', { method: 'POST' });
-    expect(started.status).toBe(202);
-    const { id } = (await started.json()) as { id: string };
-    await until(
-      async () =>
-        ((await (await port(userId, `/api/account/export/${id}`)).json()) as ExportProgress).status ===
-        'ready',
-      // 10,000 thoughts on a busy machine take a while; a stuck export still fails.
-      60_000,
-      'export ready',
-    );
+    const id = await readyExport(userId);
     const download = await port(userId, `/api/account/export/${id}/download`);
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toBe('application/zip');
     return { id, zip: Buffer.from(await download.arrayBuffer()) };
+  }
+
+  /** Where an export stands, as its owner asks. */
+  const exportStatus = async (userId: number, id: string) =>
+    ((await (await port(userId, `/api/account/export/${id}`)).json()) as ExportProgress).status;
+
+  /** Starts an export and waits until its zip is ready; its id. */
+  async function readyExport(userId: number): Promise<string> {
+    const started = await port(userId, '/api/account/export', { method: 'POST' });
+    expect(started.status).toBe(202);
+    const { id } = (await started.json()) as { id: string };
+    await until(
+      async () => (await exportStatus(userId, id)) === 'ready',
+      // 10,000 thoughts on a busy machine take a while; a stuck export still fails.
+      60_000,
+      'export ready',
+    );
+    return id;
   }
 
   async function importOf(userId: number, zip: Buffer): Promise<ImportProgress> {
@@ -192,13 +206,7 @@ describe('export and import', () => {
 
     // Once: the file is gone after the download. Never another user's. (The server records the
     // download once the last byte has left, which can be a moment after the client has it all.)
-    await until(
-      async () =>
-        ((await (await port(me, `/api/account/export/${id}`)).json()) as ExportProgress).status ===
-        'downloaded',
-      5_000,
-      'download recorded',
-    );
+    await until(async () => (await exportStatus(me, id)) === 'downloaded', 5_000, 'download recorded');
     expect((await port(me, `/api/account/export/${id}/download`)).status).toBe(410);
     const stranger = await newUser();
     expect((await port(stranger, `/api/account/export/${id}`)).status).toBe(404);
@@ -253,6 +261,80 @@ describe('export and import', () => {
     });
     expect(await thoughtsOf(again)).toHaveLength(3);
     expect((await port(stranger, '/api/account/import/nope-nope-nope')).status).toBe(404);
+  });
+
+  it('gives the zip to one download at a time, and lets go of it when a download is cut off', async () => {
+    const me = await newUser();
+    const id = await readyExport(me);
+    const download = () => port(me, `/api/account/export/${id}/download`);
+    const { deps } = stack.get('portability');
+    const domain = createTransfers({
+      db: deps.db,
+      uow: deps.uow,
+      blobs: createBlobStore({ db: deps.db, cipher: deps.cipher }),
+      cipher: deps.cipher,
+    });
+
+    // A phone on a bad link: it takes the first bytes of the zip, then nothing more.
+    let started!: () => void;
+    const firstBytes = new Promise<void>((resolve) => (started = resolve));
+    const stalled = Object.assign(
+      new Writable({
+        highWaterMark: 1,
+        write(_chunk, _encoding, _done) {
+          started(); // and never done: the connection stays full
+        },
+      }),
+      { status: () => stalled, setHeader: () => stalled },
+    );
+    const first = domain.download(me, id, stalled as unknown as Response);
+    await firstBytes;
+
+    // A second download meanwhile (a double tap, or someone else holding the session) gets nothing.
+    const second = await download();
+    expect(second.status).toBe(409);
+    expect(await second.json()).toMatchObject({ message: TRANSFER_MESSAGES.downloading });
+
+    // The first is cut off: the export is let go, not lost.
+    stalled.destroy(new Error('connection lost'));
+    await expect(first).rejects.toThrow();
+    expect(await exportStatus(me, id)).toBe('ready');
+
+    // A replica that died mid-download leaves its claim: it holds the export until it lapses.
+    expect(await claimDownload(deps.db, id, 60)).toBe(true);
+    expect((await download()).status).toBe(409);
+    await deps.db
+      .update(transfersTable)
+      .set({ downloadingUntil: sql`now() - interval '1 second'` })
+      .where(eq(transfersTable.id, id));
+    const whole = await download();
+    expect(whole.status).toBe(200);
+    expect((await unzip(Buffer.from(await whole.arrayBuffer()))).has('thoughts.json')).toBe(true);
+    await until(async () => (await exportStatus(me, id)) === 'downloaded', 5_000, 'download recorded');
+    expect((await download()).status).toBe(410);
+  });
+
+  it('expires an export left a day, but not while a download streams it', async () => {
+    const me = await newUser();
+    const id = await readyExport(me);
+    const { deps } = stack.get('portability');
+    await deps.db
+      .update(transfersTable)
+      .set({ expiresAt: sql`now() - interval '1 minute'` })
+      .where(eq(transfersTable.id, id));
+    expect(await claimDownload(deps.db, id, 60)).toBe(true);
+    expect(await expireExports(deps.db)).toEqual([]);
+    const [held] = await deps.db.select().from(transfersTable).where(eq(transfersTable.id, id));
+    expect(held).toMatchObject({ status: 'ready', blobId: expect.any(String) });
+
+    // The download's claim lapsed (its replica died): the export expires, and its file is named.
+    await deps.db
+      .update(transfersTable)
+      .set({ downloadingUntil: sql`now() - interval '1 second'` })
+      .where(eq(transfersTable.id, id));
+    expect(await expireExports(deps.db)).toContain(held!.blobId);
+    expect(await exportStatus(me, id)).toBe('expired');
+    expect((await port(me, `/api/account/export/${id}/download`)).status).toBe(410);
   });
 
   it('imports a folder of Markdown and text notes, naming a broken file by its line', async () => {

@@ -85,6 +85,11 @@ export const transfers = portabilitySchema.table(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /**
+     * Export: a download holds the zip until then (renewed while it streams), so a second one is
+     * refused; a claim left by a replica that died mid-download lapses on its own.
+     */
+    downloadingUntil: timestamp('downloading_until', { withTimezone: true }),
   },
   (t) => [
     index('transfers_user_idx').on(t.userId),

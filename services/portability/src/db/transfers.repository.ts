@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@haven/kit/db';
 import { reportLines, transfers } from './schema';
 
@@ -46,11 +46,47 @@ export async function updateAtStep(
   return rows.length > 0;
 }
 
-/** Marks a ready export downloaded; false when it was not ready (taken or expired meanwhile). */
+/** No download holds the export: none did, or the one that did let its claim lapse. */
+const notDownloading = () =>
+  or(isNull(transfers.downloadingUntil), lt(transfers.downloadingUntil, sql`now()`));
+
+/** `seconds` from now by the database's clock, the one every replica's claim is compared with. */
+const fromNow = (seconds: number) => sql`now() + make_interval(secs => ${seconds})`;
+
+/**
+ * Takes a ready export for one download, for `seconds`, in one statement, so of two downloads at
+ * once only one gets it. False when another download holds it, or it is no longer ready.
+ */
+export async function claimDownload(db: DbOrTx, id: string, seconds: number): Promise<boolean> {
+  const rows = await db
+    .update(transfers)
+    .set({ downloadingUntil: fromNow(seconds) })
+    .where(and(eq(transfers.id, id), eq(transfers.status, 'ready'), notDownloading()))
+    .returning({ id: transfers.id });
+  return rows.length > 0;
+}
+
+/** Keeps the claim of a download still streaming, for `seconds` more. */
+export async function renewDownload(db: DbOrTx, id: string, seconds: number): Promise<void> {
+  await db
+    .update(transfers)
+    .set({ downloadingUntil: fromNow(seconds) })
+    .where(and(eq(transfers.id, id), eq(transfers.status, 'ready')));
+}
+
+/** A download cut off half-way lets go of the export: it can be downloaded again. */
+export async function releaseDownload(db: DbOrTx, id: string): Promise<void> {
+  await db
+    .update(transfers)
+    .set({ downloadingUntil: null })
+    .where(and(eq(transfers.id, id), eq(transfers.status, 'ready')));
+}
+
+/** Marks a ready export downloaded; undefined when it was not ready (expired meanwhile). */
 export async function markDownloaded(db: DbOrTx, id: string): Promise<TransferRow | undefined> {
   const [row] = await db
     .update(transfers)
-    .set({ status: 'downloaded', blobId: null, updatedAt: new Date() })
+    .set({ status: 'downloaded', blobId: null, downloadingUntil: null, updatedAt: new Date() })
     .where(and(eq(transfers.id, id), eq(transfers.status, 'ready')))
     .returning();
   return row;
@@ -80,26 +116,26 @@ export function claimStalled(db: DbOrTx, kind: 'export' | 'import', minutes: num
     });
 }
 
-/** Exports ready but not downloaded in time: marked expired; their files' ids returned. */
+/**
+ * Exports ready but not downloaded in time: marked expired; their files' ids returned. Not one a
+ * download is streaming: that download finishes and takes it (or lets it go, to expire next time).
+ */
 export async function expireExports(db: DbOrTx): Promise<string[]> {
-  const due = await db
-    .select({ id: transfers.id, blobId: transfers.blobId })
-    .from(transfers)
-    .where(and(eq(transfers.status, 'ready'), lt(transfers.expiresAt, new Date())));
-  if (due.length === 0) return [];
-  await db
+  const due = and(eq(transfers.status, 'ready'), lt(transfers.expiresAt, new Date()), notDownloading());
+  const files = new Map(
+    (await db.select({ id: transfers.id, blobId: transfers.blobId }).from(transfers).where(due)).map((d) => [
+      d.id,
+      d.blobId,
+    ]),
+  );
+  if (files.size === 0) return [];
+  // Only those still due now: a download may have claimed one since.
+  const expired = await db
     .update(transfers)
     .set({ status: 'expired', blobId: null })
-    .where(
-      and(
-        inArray(
-          transfers.id,
-          due.map((d) => d.id),
-        ),
-        eq(transfers.status, 'ready'),
-      ),
-    );
-  return due.map((d) => d.blobId).filter((id): id is string => id !== null);
+    .where(and(inArray(transfers.id, [...files.keys()]), due))
+    .returning({ id: transfers.id });
+  return expired.map((e) => files.get(e.id)).filter((id): id is string => !!id);
 }
 
 export async function addReportLines(

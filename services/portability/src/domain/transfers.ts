@@ -15,13 +15,22 @@ import type { FieldCipher } from '@haven/kit/crypto';
 import type { Db } from '@haven/kit/db';
 import { AppError, conflict, notFound, unsupportedMediaType } from '@haven/kit/errors';
 import type { UnitOfWork } from '@haven/kit/unit-of-work';
-import { findOwnedTransfer, insertTransfer, markDownloaded, reportOf } from '../db/transfers.repository';
+import {
+  claimDownload,
+  findOwnedTransfer,
+  insertTransfer,
+  markDownloaded,
+  releaseDownload,
+  renewDownload,
+  reportOf,
+} from '../db/transfers.repository';
 import type { BlobStore } from './blob-store';
 
 export const TRANSFER_MESSAGES = {
   notFound: 'Export not found',
   importNotFound: 'Import not found',
   notReady: 'The export is not ready yet',
+  downloading: 'This export is already being downloaded',
   gone: 'This export has expired or was already downloaded. Please export again.',
   tooLarge: `The file is larger than ${inMegabytes(IMPORT_LIMITS.bytes)}, the import limit`,
   notZip: 'Please choose a .zip file',
@@ -29,6 +38,12 @@ export const TRANSFER_MESSAGES = {
 };
 
 const newId = () => randomBytes(12).toString('base64url');
+
+/**
+ * How long a download holds its export without renewing (it renews three times as often while it
+ * streams): the wait, after a replica died mid-download, before the export can be downloaded again.
+ */
+const DOWNLOAD_CLAIM_SECONDS = 90;
 
 /** Encryption context of an import's report lines (file names say a lot). */
 export const reportContext = (transferId: string) => `portability.report:${transferId}`;
@@ -76,24 +91,40 @@ export function createTransfers({
 
     /**
      * Streams the zip from shared storage (any replica can), then marks it downloaded and deletes
-     * it. A download cut off half-way marks nothing: the export can be downloaded again.
+     * it. The download holds the export while it streams, so a second one at the same time is
+     * refused (409) rather than given the zip too. A download cut off half-way lets go of it: the
+     * export can be downloaded again (at once, or once the claim of a replica that died lapses).
      */
     async download(userId: number, id: string, res: Response): Promise<void> {
       const row = await owned(userId, id, 'export');
       if (row.status === 'downloaded' || row.status === 'expired' || expired(row))
         throw new AppError(410, 'gone', TRANSFER_MESSAGES.gone);
       if (row.status !== 'ready' || !row.blobId) throw conflict(TRANSFER_MESSAGES.notReady);
-      const blob = await blobs.open(row.blobId);
-      if (!blob) throw new AppError(410, 'gone', TRANSFER_MESSAGES.gone);
-      res.status(200);
-      res.setHeader('content-type', 'application/zip');
-      res.setHeader('content-length', String(blob.size));
-      res.setHeader(
-        'content-disposition',
-        `attachment; filename="haven-export-${row.createdAt.toISOString().slice(0, 10)}.zip"`,
-      );
-      res.setHeader('cache-control', 'no-store');
-      await pipeline(blob.stream(), res);
+      if (!(await claimDownload(db, id, DOWNLOAD_CLAIM_SECONDS)))
+        throw conflict(TRANSFER_MESSAGES.downloading);
+      // Renewed while it streams; should a renewal (or the release below) fail, the claim lapses.
+      const renewal = setInterval(
+        () => void renewDownload(db, id, DOWNLOAD_CLAIM_SECONDS).catch(() => {}),
+        (DOWNLOAD_CLAIM_SECONDS * 1000) / 3,
+      ).unref();
+      try {
+        const blob = await blobs.open(row.blobId);
+        if (!blob) throw new AppError(410, 'gone', TRANSFER_MESSAGES.gone);
+        res.status(200);
+        res.setHeader('content-type', 'application/zip');
+        res.setHeader('content-length', String(blob.size));
+        res.setHeader(
+          'content-disposition',
+          `attachment; filename="haven-export-${row.createdAt.toISOString().slice(0, 10)}.zip"`,
+        );
+        res.setHeader('cache-control', 'no-store');
+        await pipeline(blob.stream(), res);
+      } catch (err) {
+        await releaseDownload(db, id).catch(() => {});
+        throw err;
+      } finally {
+        clearInterval(renewal);
+      }
       // Every byte was handed to the connection: the export is taken.
       if (await markDownloaded(db, id)) await blobs.remove(row.blobId);
     },

@@ -1,0 +1,1 @@
+ALTER TABLE "portability"."transfers" ADD COLUMN "downloading_until" timestamp with time zone;
