@@ -3,12 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { formatFullDate } from '@/components/ui/calendar-days';
 
 import {
+  formatDateTime,
   formatLongDate,
   formatMonthDay,
+  formatMonthName,
   formatMonthYear,
   formatShortDate,
   formatTimeOfDay,
   formatWeekday,
+  formatWeekdayMonthDay,
 } from './format-date';
 
 /** What Intl writes in en-US for these options, the form the app's dates had before. */
@@ -28,6 +31,9 @@ describe('dates written without Intl', () => {
     const shortWeekday = intl({ weekday: 'short' });
     const time = intl({ hour: 'numeric', minute: '2-digit' });
     const fullDate = intl({ month: 'long', day: 'numeric', year: 'numeric' });
+    const weekdayMonthDay = intl({ weekday: 'short', month: 'short', day: 'numeric' });
+    const dateTime = intl({ dateStyle: 'medium', timeStyle: 'short' });
+    const shortMonth = intl({ month: 'short' });
     for (const day of days) {
       expect(formatLongDate(day)).toBe(long.format(day));
       expect(formatMonthDay(day)).toBe(monthDay.format(day));
@@ -38,6 +44,9 @@ describe('dates written without Intl', () => {
       expect(formatWeekday(day, 'short')).toBe(shortWeekday.format(day));
       expect(formatTimeOfDay(day)).toBe(time.format(day));
       expect(formatFullDate(day)).toBe(fullDate.format(day));
+      expect(formatWeekdayMonthDay(day)).toBe(weekdayMonthDay.format(day));
+      expect(formatDateTime(day)).toBe(dateTime.format(day));
+      expect(formatMonthName(day, 'short')).toBe(shortMonth.format(day));
     }
   });
 

@@ -1,7 +1,5 @@
 import { MONTHS, WEEKDAYS } from '@haven/contracts/english-dates';
 
-import { onFirstUse } from '@/lib/on-first-use';
-
 /** `yyyy-MM-dd` of the date in the browser's own time zone (the thought date format). */
 export function formatYmd(date: Date): string {
   const y = date.getFullYear();
@@ -19,10 +17,15 @@ export function formatWeekday(date: Date, length: 'long' | 'short' = 'long'): st
   return length === 'short' ? name.slice(0, 3) : name;
 }
 
+/** 'January', or 'Jan' with `short`. */
+export function formatMonthName(date: Date, length: 'long' | 'short' = 'long'): string {
+  const name = MONTHS[date.getMonth()]!;
+  return length === 'short' ? name.slice(0, 3) : name;
+}
+
 /** 'January 5', or 'Jan 5' with `short`, in the browser's time zone. */
 export function formatMonthDay(date: Date, month: 'long' | 'short' = 'long'): string {
-  const name = MONTHS[date.getMonth()]!;
-  return `${month === 'short' ? name.slice(0, 3) : name} ${date.getDate()}`;
+  return `${formatMonthName(date, month)} ${date.getDate()}`;
 }
 
 /** Like 'Monday, January 5, 2025'. */
@@ -56,12 +59,12 @@ export function formatOffsetMinutes(timezoneOffset: number): string {
   return `UTC${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
-// The browser's locale, as the mail screens write their dates.
-const dateTime = onFirstUse(
-  () => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
-);
+/** Like 'Mon, Nov 23'. */
+export function formatWeekdayMonthDay(date: Date): string {
+  return `${formatWeekday(date, 'short')}, ${formatMonthDay(date, 'short')}`;
+}
 
-/** A moment as a person reads it, like 'Nov 23, 2026, 11:19 AM' in en-US (no seconds, no numeric month). */
+/** A moment as a person reads it, like 'Nov 23, 2026, 11:19 AM' (no seconds, no numeric month). */
 export function formatDateTime(date: Date): string {
-  return dateTime().format(date);
+  return `${formatShortDate(date)}, ${formatTimeOfDay(date)}`;
 }

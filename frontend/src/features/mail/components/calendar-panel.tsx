@@ -6,30 +6,19 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api';
-import { onFirstUse } from '@/lib/on-first-use';
+import { formatTimeOfDay, formatWeekdayMonthDay } from '@/lib/format-date';
 import { useDeferredQuery } from '@/lib/deferred-query';
 import { useCalendar, useRsvp } from '../api/digest';
 import { connectClass } from './email-panel';
 
-const when = onFirstUse(
-  () =>
-    new Intl.DateTimeFormat(undefined, {
-      weekday: 'short',
-      month: 'short',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: '2-digit',
-    }),
-);
-const day = onFirstUse(
-  () => new Intl.DateTimeFormat(undefined, { weekday: 'short', month: 'short', day: 'numeric' }),
-);
-const startOf = (event: CalendarEvent) =>
-  event.start.dateTime
-    ? when().format(new Date(event.start.dateTime))
-    : event.start.date
-      ? day().format(new Date(`${event.start.date}T12:00:00`))
-      : '';
+/** 'Mon, Nov 23, 3:05 PM', or 'Mon, Nov 23' for an all-day event. */
+function startOf(event: CalendarEvent): string {
+  if (event.start.dateTime) {
+    const at = new Date(event.start.dateTime);
+    return `${formatWeekdayMonthDay(at)}, ${formatTimeOfDay(at)}`;
+  }
+  return event.start.date ? formatWeekdayMonthDay(new Date(`${event.start.date}T12:00:00`)) : '';
+}
 
 function Invitation({ event }: { event: CalendarEvent }) {
   const answer = useRsvp({

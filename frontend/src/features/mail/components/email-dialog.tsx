@@ -11,7 +11,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api';
-import { onFirstUse } from '@/lib/on-first-use';
+import { formatDateTime } from '@/lib/format-date';
 import { useDraftReply, useEmail, useMarkReplied } from '../api/digest';
 import type { ReplyQueueStep } from '../hooks/use-reply-queue';
 import { MailFrame } from './mail-frame';
@@ -28,10 +28,6 @@ export function templateFor(email: Pick<EmailItem, 'from' | 'subject'>): string 
   const about = email.subject.trim() ? ` about "${email.subject.trim()}"` : '';
   return `Hi ${first || 'there'},\n\nThank you for your email${about}. \n\nBest regards,`;
 }
-
-const dateTime = onFirstUse(
-  () => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
-);
 
 interface EmailDialogProps {
   email: EmailItem | null;
@@ -144,7 +140,7 @@ export function EmailDialog({ email, onClose, onDone = onClose, confirm, queue }
         ) : null}
         <div className="flex min-w-0 flex-col gap-0.5 text-sm">
           <p className="truncate font-medium">{email.fromFull || email.from}</p>
-          <p className="text-muted-foreground">{dateTime().format(new Date(email.date))}</p>
+          <p className="text-muted-foreground">{formatDateTime(new Date(email.date))}</p>
         </div>
         {full.isPending ? (
           <Skeleton className="h-56 w-full" />

@@ -7,16 +7,16 @@ import { buttonVariants } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { paths } from '@/config/paths';
 import { cn } from '@/lib/utils';
-import { onFirstUse } from '@/lib/on-first-use';
+import { formatMonthDay, formatTimeOfDay } from '@/lib/format-date';
 import { useDeferredQuery } from '@/lib/deferred-query';
 import { useEmails } from '../api/digest';
 import { WaitingList } from './waiting-list';
 
-const today = onFirstUse(() => new Intl.DateTimeFormat(undefined, { timeStyle: 'short' }));
-const earlier = onFirstUse(() => new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' }));
 const shortDate = (iso: string) => {
   const date = new Date(iso);
-  return date.toDateString() === new Date().toDateString() ? today().format(date) : earlier().format(date);
+  return date.toDateString() === new Date().toDateString()
+    ? formatTimeOfDay(date)
+    : formatMonthDay(date, 'short');
 };
 
 export const connectClass = cn(buttonVariants({ size: 'sm' }), 'self-start');

@@ -5,12 +5,10 @@ import { buttonVariants } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { paths } from '@/config/paths';
 import { cn } from '@/lib/utils';
-import { onFirstUse } from '@/lib/on-first-use';
+import { formatMonthDay } from '@/lib/format-date';
 import { useDeferredQuery } from '@/lib/deferred-query';
 import { useMore } from '../api/digest';
 import { connectClass } from './email-panel';
-
-const short = onFirstUse(() => new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' }));
 
 function ConnectLink({ provider, type, name }: { provider: string; type: string; name: string }) {
   return (
@@ -69,7 +67,7 @@ export function MorePanel() {
                   {item.kind === 'dm' ? item.from : `${item.from} in ${item.channel}`}
                 </span>
                 <span className="ml-auto shrink-0 text-xs text-muted-foreground">
-                  {short().format(new Date(item.at))}
+                  {formatMonthDay(new Date(item.at), 'short')}
                 </span>
               </span>
               <span className="line-clamp-1 text-xs text-muted-foreground">{item.text}</span>
@@ -97,7 +95,7 @@ export function MorePanel() {
                 <span className="truncate">{page.title}</span>
                 <ExternalLink aria-hidden className="size-3 shrink-0 text-muted-foreground" />
                 <span className="ml-auto shrink-0 text-xs text-muted-foreground">
-                  {short().format(new Date(page.lastEdited))}
+                  {formatMonthDay(new Date(page.lastEdited), 'short')}
                 </span>
               </a>
             </li>

@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { EmailDialog } from '@/components/actions/email-dialog';
 import { EventDialog } from '@/components/actions/event-dialog';
 import { Button } from '@/components/ui/button';
-import { onFirstUse } from '@/lib/on-first-use';
+import { formatMonthName, formatWeekday } from '@/lib/format-date';
+import { parseYmd } from '@/lib/local-day';
 
 /** Whether the user's preferences ask for a confirmation before creating an event or sending mail. */
 export interface ConfirmActions {
@@ -13,21 +14,10 @@ export interface ConfirmActions {
   emails: boolean;
 }
 
-const chipDay = onFirstUse(
-  () =>
-    new Intl.DateTimeFormat('en-GB', {
-      weekday: 'short',
-      day: 'numeric',
-      month: 'short',
-      timeZone: 'UTC',
-    }),
-);
-
 /** Like 'Thu 26 Nov 15:00' for an event start (a wall-clock date and time, no zone). */
 export function formatEventStart(start: { date: string; time: string }): string {
-  return `${chipDay()
-    .format(new Date(`${start.date}T12:00:00Z`))
-    .replace(',', '')} ${start.time}`;
+  const day = parseYmd(start.date);
+  return `${formatWeekday(day, 'short')} ${day.getDate()} ${formatMonthName(day, 'short')} ${start.time}`;
 }
 
 /** A name is not an address: the To field is left for the user rather than filled with "Tom". */

@@ -5,6 +5,7 @@ import { useQueuedThoughts, useSyncQueuedThoughts } from '@/features/thoughts/ap
 import { queuedLocalDate } from '@/features/thoughts/lib/offline-queue';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api';
+import { formatTimeOfDay } from '@/lib/format-date';
 
 /** Sends thoughts saved on this device once the connection returns; renders nothing. */
 export function QueuedThoughtsSync() {
@@ -47,7 +48,7 @@ export function QueuedThoughtsOfDay({ date }: { date: string }) {
         >
           <span className="flex items-center gap-2 text-xs text-muted-foreground">
             <time dateTime={thought.clientDate} className="tabular-nums">
-              {new Date(thought.clientDate).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' })}
+              {formatTimeOfDay(new Date(thought.clientDate))}
             </time>
             <Badge className="ml-auto gap-1">
               <CloudOff aria-hidden="true" className="size-3" />
