@@ -46,7 +46,7 @@ export function formatTimeOfDay(date: Date): string {
 
 /** Like 'January 2025'. */
 export function formatMonthYear(date: Date): string {
-  return `${MONTHS[date.getMonth()]} ${date.getFullYear()}`;
+  return `${formatMonthName(date)} ${date.getFullYear()}`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { formatShortDate, formatTimeOfDay as timeOfDay } from '@/lib/format-date';
+import { parseYmd } from '@/lib/local-day';
 
 /** Like '9:05 AM', in the browser's time zone. */
 export function formatTimeOfDay(iso: string): string {
@@ -8,6 +9,5 @@ export function formatTimeOfDay(iso: string): string {
 
 /** Like 'Jan 5, 2025' for a `yyyy-MM-dd` day (read as a local calendar day, not UTC midnight). */
 export function formatShortDay(ymd: string): string {
-  const [y = 1970, m = 1, d = 1] = ymd.split('-').map(Number);
-  return formatShortDate(new Date(y, m - 1, d));
+  return formatShortDate(parseYmd(ymd));
 }

@@ -1,9 +1,6 @@
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { DateRow } from '@/features/debug/components/date-row';
-import { formatLongDate, formatMonthDay, formatYmd } from '@/lib/format-date';
-import { onFirstUse } from '@/lib/on-first-use';
-
-const time = onFirstUse(() => new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' }));
+import { formatLongDate, formatMonthDay, formatTimeOfDay, formatYmd } from '@/lib/format-date';
 
 /** The formats the app shows dates in, computed in the browser. */
 export function DateFormatsCard({ now }: { now: Date }) {
@@ -17,7 +14,7 @@ export function DateFormatsCard({ now }: { now: Date }) {
           <DateRow label="yyyy-MM-dd">{formatYmd(now)}</DateRow>
           <DateRow label="Long date">{formatLongDate(now)}</DateRow>
           <DateRow label="Month day">{formatMonthDay(now)}</DateRow>
-          <DateRow label="Time">{time().format(now)}</DateRow>
+          <DateRow label="Time">{formatTimeOfDay(now)}</DateRow>
         </dl>
       </CardContent>
     </Card>

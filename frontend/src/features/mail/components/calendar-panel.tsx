@@ -7,6 +7,7 @@ import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api';
 import { formatTimeOfDay, formatWeekdayMonthDay } from '@/lib/format-date';
+import { parseYmd } from '@/lib/local-day';
 import { useDeferredQuery } from '@/lib/deferred-query';
 import { useCalendar, useRsvp } from '../api/digest';
 import { connectClass } from './email-panel';
@@ -17,7 +18,7 @@ function startOf(event: CalendarEvent): string {
     const at = new Date(event.start.dateTime);
     return `${formatWeekdayMonthDay(at)}, ${formatTimeOfDay(at)}`;
   }
-  return event.start.date ? formatWeekdayMonthDay(new Date(`${event.start.date}T12:00:00`)) : '';
+  return event.start.date ? formatWeekdayMonthDay(parseYmd(event.start.date)) : '';
 }
 
 function Invitation({ event }: { event: CalendarEvent }) {
