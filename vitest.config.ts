@@ -9,6 +9,7 @@ import { defineConfig } from 'vitest/config';
 const HEAVY = [
   'test/distributed.test.ts',
   'services/portability/test/hostile.test.ts',
+  'services/portability/test/sandbox.test.ts',
   'services/portability/test/replicas.test.ts',
 ];
 

@@ -11,6 +11,11 @@ const services = ['auth', 'thoughts', 'insights', 'assistant', 'integrations', '
 
 const entries = [
   ...services.map((s) => ({ in: `services/${s}/src/main.ts`, out: `services/${s}/dist/main.js` })),
+  // The import sandbox's child process (services/portability/src/domain/import/sandbox/sandbox.ts).
+  {
+    in: 'services/portability/src/domain/import/sandbox/child.ts',
+    out: 'services/portability/dist/import-sandbox.js',
+  },
   { in: 'gateway/src/main.ts', out: 'gateway/dist/main.js' },
   { in: 'scripts/all-in-one.ts', out: 'dist/all-in-one.js' },
 ];

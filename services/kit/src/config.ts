@@ -135,6 +135,13 @@ export const ConfigSchema = z.object({
   JOB_LOCK_MS: withDefault(z.coerce.number().int().min(500).max(600_000), '30000'),
   /** How long one step of an import works before it queues the next behind other users' work. */
   IMPORT_STEP_MS: withDefault(z.coerce.number().int().min(100).max(600_000), '3000'),
+  /**
+   * The import sandbox (the child process that reads an uploaded zip): its heap, in MB, and how
+   * long it may work on one note or journal entry. A file past either is reported and skipped; a
+   * step retried after its process died gets half the heap and a quarter of the time.
+   */
+  IMPORT_SANDBOX_HEAP_MB: withDefault(z.coerce.number().int().min(16).max(4096), '192'),
+  IMPORT_SANDBOX_TIME_MS: withDefault(z.coerce.number().int().min(100).max(600_000), '20000'),
   /** How often each connected mail or calendar account is synced while its autoSync is on. */
   SYNC_INTERVAL_MS: withDefault(z.coerce.number().int().min(1000).max(86_400_000), '300000'),
   /**

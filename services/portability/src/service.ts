@@ -4,6 +4,7 @@ import type { ServiceDefinition } from '@haven/kit/service';
 import { userDeletionJob } from '@haven/kit/user-deletion';
 import { outbox } from './db/schema';
 import { createBlobStore } from './domain/blob-store';
+import { sandboxBudgets } from './domain/import/sandbox/sandbox';
 import { createPortability } from './domain/portability';
 import { createTransfers } from './domain/transfers';
 import { exportJob } from './jobs/export.job';
@@ -30,6 +31,7 @@ export const portabilityService: ServiceDefinition = {
       internal: deps.internal,
       log: deps.log,
       stepMs: deps.config.IMPORT_STEP_MS,
+      sandbox: sandboxBudgets(deps.config.IMPORT_SANDBOX_HEAP_MB, deps.config.IMPORT_SANDBOX_TIME_MS),
     });
     return {
       routes: [portabilityRoutes(transfers, createRateLimiter(deps.redis, deps.config.REDIS_PREFIX))],

@@ -2,12 +2,11 @@ import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { ZipFile } from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '@haven/auth/db/schema';
-import { hashPassword } from '@haven/auth/domain/secrets';
 import { IMPORT_LIMITS, type ImportProgress } from '@haven/contracts/portability';
 import { until } from '@haven/kit/testing';
 import { startEveryService } from '../../../test/support/stack';
 import { zipOf } from '../../../test/support/zip';
+import { countOf, importOf as importZip, keptBy, newUser } from './support/imports';
 
 /** A zip built from entries (name → bytes or a stream), with yazl's own options per entry. */
 function zipFrom(entries: Array<{ name: string; data: Buffer | Readable; mode?: number }>): Promise<Buffer> {
@@ -47,52 +46,18 @@ describe('hostile zips', () => {
   beforeAll(async () => {
     everything = await startEveryService();
     stack = everything.stack;
-    const [row] = await stack
-      .get('auth')
-      .deps.db.insert(users)
-      .values({
-        username: 'hostile',
-        email: 'hostile@example.com',
-        passwordHash: await hashPassword('x-pass-x'),
-      })
-      .returning();
-    me = row!.id;
+    me = await newUser(stack, 'hostile');
   });
   afterAll(async () => {
     await everything?.stop();
   });
 
-  const count = async (query: ReturnType<typeof sql>) =>
-    ((await stack.get('portability').deps.db.execute(query)) as unknown as { rows: Array<{ n: number }> })
-      .rows[0]!.n;
-
-  async function importOf(zip: Buffer, timeoutMs = 30_000): Promise<ImportProgress> {
-    const started = await fetch(`${stack.get('portability').url}/api/account/import`, {
-      method: 'POST',
-      headers: { ...stack.headers('portability', me), 'content-type': 'application/zip' },
-      body: new Uint8Array(zip),
-    });
-    expect(started.status).toBe(202);
-    const { id } = (await started.json()) as { id: string };
-    let progress: ImportProgress | undefined;
-    await until(
-      async () => {
-        const res = await fetch(`${stack.get('portability').url}/api/account/import/${id}`, {
-          headers: stack.headers('portability', me),
-        });
-        progress = (await res.json()) as ImportProgress;
-        return progress.status === 'done' || progress.status === 'failed';
-      },
-      timeoutMs,
-      'import ended',
-    );
-    return progress!;
-  }
+  const count = (query: ReturnType<typeof sql>) => countOf(stack, query);
+  const importOf = (zip: Buffer, timeoutMs?: number) => importZip(stack, me, zip, timeoutMs);
 
   /** Nothing imported, and nothing of the upload left stored. */
   async function expectNothingKept() {
-    expect(await count(sql`select count(*)::int as n from thoughts.thoughts where user_id = ${me}`)).toBe(0);
-    expect(await count(sql`select count(*)::int as n from portability.blobs where user_id = ${me}`)).toBe(0);
+    expect(await keptBy(stack, me)).toEqual({ thoughts: 0, blobs: 0 });
   }
 
   it('stops a zip bomb at the uncompressed limit, its memory bounded', async () => {
@@ -178,7 +143,7 @@ describe('hostile zips', () => {
     const lines = Array.from({ length: IMPORT_LIMITS.items + 1 }, (_, i) => item(i));
     const absurd = await importOf(await zipOf({ 'thoughts.json': `[\n${lines.join(',\n')}\n]\n` }), 60_000);
     expect(absurd).toMatchObject({ status: 'failed', imported: 0 });
-    expect(absurd.message).toMatch(/more than 100000 notes or thoughts.*nothing was imported/);
+    expect(absurd.message).toMatch(/more than 100000 items .*the limit of one import; nothing was imported/);
     await expectNothingKept();
   }, 90_000);
 

@@ -82,6 +82,16 @@ export const transfers = portabilitySchema.table(
     counts: jsonb('counts').$type<ImportCountsSoFar>().notNull().default(EMPTY_COUNTS),
     /** Steps queued again by the reconciler without the transfer having moved (a stuck job). */
     stalls: integer('stalls').notNull().default(0),
+    /**
+     * Import: entries of the zip the sandbox could not read within its limits, with the reason
+     * reported; they are never read again.
+     */
+    quarantine: jsonb('quarantine').$type<Array<[number, string]>>().notNull().default([]),
+    /**
+     * Import: the entry a step is reading, and how many runs in a row died on it. Cleared when a
+     * step ends; found set when a step starts, it means the last run's process died there.
+     */
+    attempt: jsonb('attempt').$type<{ entry: number; deaths: number }>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }),

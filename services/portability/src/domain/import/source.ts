@@ -63,7 +63,12 @@ export interface ItemPosition {
   item: number;
 }
 
-export type ImportItem = { at: ItemPosition; file: string } & (
+export type ImportItem = {
+  at: ItemPosition;
+  file: string;
+  /** The last item of its entry: the next one read is the next entry's first (a skipped file). */
+  endsEntry?: true;
+} & (
   | {
       kind: 'thought';
       thought: NoteThought;
@@ -88,6 +93,10 @@ export interface ReadOptions {
   now: Date;
   /** Start at this position: entries before `entry` are not read at all. */
   resume?: ItemPosition;
+  /** Entries not to read at all (they stopped the sandbox before), each with why: one failed item each. */
+  quarantined?: ReadonlyMap<number, string>;
+  /** Told before an entry is read (the sandbox's watchdog and quarantine follow it). */
+  onEntry?: (index: number) => void;
 }
 
 /** A format: how to recognise it from the entry names, and how to read its items. */

@@ -15,7 +15,8 @@ export type EntryReader = (
 /**
  * Every entry's items in entry order, each with its position. With `resume`, entries before
  * `resume.entry` are never passed to `readEntry` and the first `resume.item` items of that entry are
- * dropped (a streamed journal file is parsed from its start again, but gives nothing twice).
+ * dropped (a streamed journal file is parsed from its start again, but gives nothing twice). A
+ * quarantined entry is not read: it gives one failed item, the last of its entry.
  */
 export async function* walkEntries(
   source: ImportSource,
@@ -26,6 +27,19 @@ export async function* walkEntries(
   for (let index = first; index < source.entries.length; index++) {
     const entry = source.entries[index]!;
     const skip = index === first ? (options.resume?.item ?? 0) : 0;
+    const quarantined = options.quarantined?.get(index);
+    if (quarantined !== undefined) {
+      yield {
+        kind: 'problem',
+        outcome: 'failed',
+        reason: quarantined,
+        at: { entry: index, item: skip },
+        file: entry.name,
+        endsEntry: true,
+      };
+      continue;
+    }
+    options.onEntry?.(index);
     let item = 0;
     for await (const body of await readEntry(entry, index)) {
       if (item >= skip) yield { ...body, at: { entry: index, item }, file: entry.name } as ImportItem;
