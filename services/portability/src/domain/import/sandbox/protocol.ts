@@ -4,8 +4,9 @@ import type { ImportItem, ItemPosition } from '../source';
 /**
  * What the import service and its sandbox (a child process that reads the uploaded zip) say to
  * each other over the IPC channel. The sandbox holds no secret and no connection: it asks the
- * service for the zip's bytes by range, and answers with items, a batch at a time, only when
- * asked for more, so the service never holds more than one batch of what it parsed.
+ * service for the zip's bytes by range, and answers with items a batch at a time, at most two
+ * batches ahead of what the service has taken ('more' gives one back), so the service never holds
+ * more than two batches of what it parsed beside the one it writes.
  */
 
 /** The first message: what to do, over which zip. */
@@ -33,7 +34,7 @@ export type SandboxItem = ImportItem & {
 
 export type ParentMessage =
   | StartMessage
-  /** The batch just sent was taken: send the next. */
+  /** A batch was taken: one more may be sent. */
   | { type: 'more' }
   | { type: 'range'; id: number; data?: Uint8Array; error?: string };
 

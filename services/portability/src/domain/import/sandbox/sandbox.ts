@@ -84,7 +84,7 @@ class SandboxChild {
   ) {
     const { file, execArgv } = childScript();
     this.child = fork(file, [], {
-      execArgv: [...execArgv, `--max-old-space-size=${budget.heapMb}`, '--max-semi-space-size=4'],
+      execArgv: [...execArgv, `--max-old-space-size=${budget.heapMb}`],
       // Nothing of the service's configuration (keys, database) reaches the sandbox.
       env: { PATH: process.env.PATH ?? '', NODE_ENV: process.env.NODE_ENV ?? 'production' },
       cwd: repoRoot(),
