@@ -16,6 +16,11 @@ const entries = [
     in: 'services/portability/src/domain/import/sandbox/child.ts',
     out: 'services/portability/dist/import-sandbox.js',
   },
+  // The mail sandbox's child process (services/integrations/src/domain/mail/mail-parser.ts).
+  {
+    in: 'services/integrations/src/domain/mail/parse-sandbox.ts',
+    out: 'services/integrations/dist/mail-sandbox.js',
+  },
   { in: 'gateway/src/main.ts', out: 'gateway/dist/main.js' },
   { in: 'scripts/all-in-one.ts', out: 'dist/all-in-one.js' },
 ];

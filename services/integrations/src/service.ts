@@ -18,6 +18,7 @@ import { createAssist } from './domain/assist';
 import { createIntegrations } from './domain/integrations';
 import { createContacts } from './domain/mail/contacts';
 import { createFollowUps } from './domain/mail/follow-ups';
+import { createMailSandbox, sandboxedMailParser } from './domain/mail/mail-parser';
 import { createMailSync } from './domain/mail/sync';
 import { createStateStore } from './domain/oauth-state';
 import { createProviders } from './domain/providers';
@@ -76,13 +77,22 @@ export const integrationsService: ServiceDefinition = {
       slack: [config.SLACK_API_URL],
       notion: [config.NOTION_API_URL],
     });
+    const mailSandbox = createMailSandbox();
     const assist = createAssist({ messages, events, cipher, accounts, google, llm, log });
     const sync = createAccountSync({
       repo: accountRows,
       events,
       cipher,
       accounts,
-      mail: createMailSync({ repo: messages, cipher, log, llm, followUps, contacts }),
+      mail: createMailSync({
+        repo: messages,
+        cipher,
+        log,
+        llm,
+        followUps,
+        contacts,
+        parse: sandboxedMailParser(mailSandbox, log),
+      }),
       workspace,
       apiRoot: config.GOOGLE_API_ROOT_URL,
       intervalMs: config.SYNC_INTERVAL_MS,
@@ -104,7 +114,10 @@ export const integrationsService: ServiceDefinition = {
         }),
       ],
       reconcilers: sync.reconcilers,
-      close: async () => stopMeasuring(),
+      close: async () => {
+        stopMeasuring();
+        mailSandbox.close();
+      },
     };
   },
 };

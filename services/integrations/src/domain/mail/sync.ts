@@ -7,7 +7,8 @@ import type { Logger } from '@haven/kit/logger';
 import type { MailMessagesRepository } from '../../db/mail-messages.repository';
 import type { Contacts } from './contacts';
 import type { FollowUps } from './follow-ups';
-import { parseMessage, type ParsedMessage } from './message';
+import type { ParseMail } from './mail-parser';
+import type { ParsedMessage } from './message';
 import { isReplyCandidate, threadAwaitsUser, type ThreadMessage } from './needs-reply';
 import { threadReader, type ThreadReader } from './thread-reader';
 
@@ -41,6 +42,8 @@ export interface MailSyncDeps {
   llm: Llm | null;
   followUps: FollowUps;
   contacts: Contacts;
+  /** Reads a message's body (in the mail sandbox). */
+  parse: ParseMail;
 }
 
 export interface MailAccount {
@@ -58,7 +61,7 @@ export interface MailAccount {
  * the history since the stored id. Answers the new cursor. Rate limits and lost grants are thrown
  * for the caller to handle.
  */
-export function createMailSync({ repo, cipher, log, llm, followUps, contacts }: MailSyncDeps) {
+export function createMailSync({ repo, cipher, log, llm, followUps, contacts, parse }: MailSyncDeps) {
   const limit = pLimit(PARALLEL);
 
   const fetchMessages = (gmail: gmail_v1.Gmail, ids: string[]) =>
@@ -66,7 +69,7 @@ export function createMailSync({ repo, cipher, log, llm, followUps, contacts }: 
       ids.map((id) =>
         limit(async () => {
           try {
-            return parseMessage((await gmail.users.messages.get({ userId: 'me', id, format: 'full' })).data);
+            return await parse((await gmail.users.messages.get({ userId: 'me', id, format: 'full' })).data);
           } catch (err) {
             // Deleted between the listing and the fetch.
             if ((err as { status?: number }).status === 404) return null;
@@ -245,7 +248,7 @@ export function createMailSync({ repo, cipher, log, llm, followUps, contacts }: 
     const inInbox = new Map<string, number>();
     for (const { threadId } of listed) if (threadId) inInbox.set(threadId, (inInbox.get(threadId) ?? 0) + 1);
     const whole = new Set([...sentThreads, ...[...inInbox].filter(([, n]) => n > 1).map(([id]) => id)]);
-    const read = threadReader(gmail, limit);
+    const read = threadReader(gmail, limit, parse);
     const messages = await readMessages(gmail, read, listed, whole);
     await store(who, messages);
     // What is no longer in the inbox window leaves the cache.
@@ -293,7 +296,7 @@ export function createMailSync({ repo, cipher, log, llm, followUps, contacts }: 
     // A thread that got a message (the user's reply or nudge, the other side's answer) is read
     // whole, once: its new messages, its earlier candidates and its state, for the reply triage and
     // the follow-ups alike.
-    const read = threadReader(gmail, limit);
+    const read = threadReader(gmail, limit, parse);
     const messages = await readMessages(gmail, read, [...added.values()], touchedThreads);
     await store(who, messages);
     for (const m of messages) touchedThreads.add(m.threadId);

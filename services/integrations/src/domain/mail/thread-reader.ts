@@ -1,7 +1,8 @@
 import type { gmail_v1 } from 'googleapis';
 import addressparser from 'nodemailer/lib/addressparser';
 import type pLimit from 'p-limit';
-import { parseMessage, type ParsedMessage } from './message';
+import type { ParseMail } from './mail-parser';
+import type { ParsedMessage } from './message';
 import { THREAD_HEADERS, type ThreadMessage } from './needs-reply';
 
 /** Reads one thread (see `threadReader`); `parsed` holds the messages read whole so far. */
@@ -15,7 +16,11 @@ export type ThreadReader = ((threadId: string, full?: boolean) => Promise<Thread
  * (one call instead of one per message), and then the parsed messages are kept (`parsed`). Null
  * for a thread gone since. `limit` bounds the calls in flight, shared with the sync's other calls.
  */
-export function threadReader(gmail: gmail_v1.Gmail, limit: ReturnType<typeof pLimit>): ThreadReader {
+export function threadReader(
+  gmail: gmail_v1.Gmail,
+  limit: ReturnType<typeof pLimit>,
+  parse: ParseMail,
+): ThreadReader {
   const seen = new Map<string, Promise<ThreadMessage[] | null>>();
   const parsed = new Map<string, ParsedMessage>();
   const fetchThread = (threadId: string, full: boolean) =>
@@ -31,8 +36,9 @@ export function threadReader(gmail: gmail_v1.Gmail, limit: ReturnType<typeof pLi
         if ((err as { status?: number }).status === 404) return null;
         throw err;
       }
-      return (thread.data.messages ?? []).map((m): ThreadMessage => {
-        if (full) parsed.set(m.id ?? '', parseMessage(m));
+      const messages = thread.data.messages ?? [];
+      if (full) for (const m of messages) parsed.set(m.id ?? '', await parse(m));
+      return messages.map((m): ThreadMessage => {
         const headers = Object.fromEntries(
           (m.payload?.headers ?? []).map((h) => [h.name?.toLowerCase() ?? '', h.value ?? '']),
         );

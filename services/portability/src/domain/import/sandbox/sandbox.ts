@@ -1,28 +1,17 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { ImportFormat } from '@haven/contracts/portability';
-import { repoPath, repoRoot } from '@haven/kit/paths';
+import { SandboxProcess, sandboxScript, type SandboxLimits } from '@haven/kit/sandbox';
 import { ImportLimitError, type ItemPosition } from '../source';
 import type { ChildMessage, ParentMessage, SandboxItem, StartMessage } from './protocol';
 
 /**
- * The service's side of the import sandbox. Every reader of the uploaded zip (zip listing, format
- * detection, JSON, YAML, Markdown and hashtags, XML, HTML, dates) runs in a child process with a
- * small heap, no secrets in its environment and a watchdog. A child process, not a worker thread:
- * some failures a hostile file provokes (V8's "RegExpCompiler Allocation failed - process out of
- * memory") abort the whole process, whatever a worker's resourceLimits say. When the child dies,
- * overruns its time or throws, the file it was on is reported as failed and a fresh child goes on
- * with the next file.
+ * The service's side of the import sandbox (a kit sandbox: see @haven/kit/sandbox). Every reader of
+ * the uploaded zip (zip listing, format detection, JSON, YAML, Markdown and hashtags, XML, HTML,
+ * dates) runs in it. When the child dies, overruns its time or throws, the file it was on is
+ * reported as failed and a fresh child goes on with the next file.
  */
 
-/** What one sandbox may use. */
-export interface SandboxBudget {
-  /** Longest it may work without a word: one note, or one entry of a journal. */
-  timeMs: number;
-  /** Its V8 heap (old space), in MB. */
-  heapMb: number;
-}
+/** What one import sandbox may use: `timeMs` is for one note, or one entry of a journal. */
+export type SandboxBudget = SandboxLimits;
 
 /**
  * The budget of a first try, and the smaller one of a step taken again after its process died (half
@@ -58,109 +47,36 @@ export interface SandboxRun {
 /** How a person is told that one file was beyond the sandbox's limits. */
 export const couldNotRead = (why: string) => `This note could not be read within the limits: ${why}`;
 
-/** The child's script: its TypeScript source under tsx (tests, bench), else the built bundle. */
-function childScript(): { file: string; execArgv: string[] } {
-  if (import.meta.url.endsWith('.ts'))
-    return { file: fileURLToPath(new URL('./child.ts', import.meta.url)), execArgv: ['--import', 'tsx'] };
-  const file = repoPath('services', 'portability', 'dist', 'import-sandbox.js');
-  if (!existsSync(file)) throw new Error(`The import sandbox is not built (${file}); run npm run build`);
-  return { file, execArgv: [] };
+const script = () =>
+  sandboxScript(import.meta.url, './child.ts', ['services', 'portability', 'dist', 'import-sandbox.js']);
+
+type Child = SandboxProcess<ChildMessage, ParentMessage>;
+
+/** A sandbox started on `start`, the zip's bytes served to it by range as it asks. */
+function startChild(start: StartMessage, blob: SandboxBlob, budget: SandboxBudget): Child {
+  const child: Child = new SandboxProcess<ChildMessage, ParentMessage>(script(), budget, (m) => {
+    if (m.type !== 'range') return false;
+    serveRange(child, blob, m);
+    return true;
+  });
+  child.send(start);
+  return child;
 }
 
-type Died = { type: 'died'; reason: string };
-
-/** One child process: its messages in order, a watchdog on each wait, ranges served as asked. */
-class SandboxChild {
-  private readonly child: ChildProcess;
-  private readonly queue: Array<ChildMessage | Died> = [];
-  private waiting: ((m: ChildMessage | Died) => void) | null = null;
-  private stderr = '';
-  private gone = false;
-
-  constructor(
-    start: StartMessage,
-    private readonly blob: SandboxBlob,
-    private readonly budget: SandboxBudget,
-  ) {
-    const { file, execArgv } = childScript();
-    this.child = fork(file, [], {
-      execArgv: [...execArgv, `--max-old-space-size=${budget.heapMb}`],
-      // Nothing of the service's configuration (keys, database) reaches the sandbox.
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: process.env.NODE_ENV ?? 'production' },
-      cwd: repoRoot(),
-      serialization: 'advanced',
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    });
-    this.child.stderr!.on('data', (chunk: Buffer) => {
-      this.stderr = (this.stderr + chunk.toString('utf8')).slice(-4000);
-    });
-    this.child.on('message', (m: ChildMessage) => (m.type === 'range' ? this.serve(m) : this.push(m)));
-    this.child.on('error', (err) => this.push({ type: 'died', reason: err.message }));
-    this.child.on('exit', (code, signal) => {
-      this.gone = true;
-      this.push({ type: 'died', reason: this.deathReason(code, signal) });
-    });
-    this.tell(start);
-  }
-
-  /** The next message; a child silent for longer than its budget is killed and reported so. */
-  next(): Promise<ChildMessage | Died> {
-    const ready = this.queue.shift();
-    if (ready) return Promise.resolve(ready);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiting = null;
-        this.kill();
-        resolve({ type: 'died', reason: `reading it took longer than ${this.budget.timeMs / 1000} s` });
-      }, this.budget.timeMs);
-      this.waiting = (m) => {
-        clearTimeout(timer);
-        resolve(m);
-      };
-    });
-  }
-
-  more() {
-    this.tell({ type: 'more' });
-  }
-
-  kill() {
-    if (!this.gone) this.child.kill('SIGKILL');
-  }
-
-  private push(m: ChildMessage | Died) {
-    const waiting = this.waiting;
-    this.waiting = null;
-    if (waiting) waiting(m);
-    else this.queue.push(m);
-  }
-
-  private tell(m: ParentMessage) {
-    if (!this.gone && this.child.connected) this.child.send(m, (err) => err && this.kill());
-  }
-
-  private serve(m: Extract<ChildMessage, { type: 'range' }>) {
-    const { start, end } = m;
-    if (!(
-      Number.isSafeInteger(start) &&
-      Number.isSafeInteger(end) &&
-      0 <= start &&
-      start <= end &&
-      end <= this.blob.size
-    ))
-      return this.tell({ type: 'range', id: m.id, error: 'range outside the file' });
-    this.blob.readRange(start, end).then(
-      (data) => this.tell({ type: 'range', id: m.id, data }),
-      (err: Error) => this.tell({ type: 'range', id: m.id, error: err.message }),
-    );
-  }
-
-  private deathReason(code: number | null, signal: NodeJS.Signals | null): string {
-    if (/heap out of memory|Allocation failed/i.test(this.stderr))
-      return `it needed more than ${this.budget.heapMb} MB of memory`;
-    if (/Maximum call stack/i.test(this.stderr)) return 'it is nested too deeply';
-    return `the reader stopped (${signal ?? `exit code ${code}`})`;
-  }
+function serveRange(child: Child, blob: SandboxBlob, m: Extract<ChildMessage, { type: 'range' }>) {
+  const { start, end } = m;
+  if (!(
+    Number.isSafeInteger(start) &&
+    Number.isSafeInteger(end) &&
+    0 <= start &&
+    start <= end &&
+    end <= blob.size
+  ))
+    return child.send({ type: 'range', id: m.id, error: 'range outside the file' });
+  blob.readRange(start, end).then(
+    (data) => child.send({ type: 'range', id: m.id, data }),
+    (err: Error) => child.send({ type: 'range', id: m.id, error: err.message }),
+  );
 }
 
 /** The first pass's result: the format, the items counted, the entries the sandbox could not read. */
@@ -182,7 +98,7 @@ export async function countInSandbox(run: SandboxRun, heartbeat: () => Promise<u
   let counted = 0;
   let beat = Date.now();
   for (;;) {
-    const child = new SandboxChild(
+    const child = startChild(
       start(run, 'count', quarantined, { entry: from, item: 0 }, counted),
       run.blob,
       run.budget,
@@ -227,7 +143,7 @@ export async function* readInSandbox(
 ): AsyncGenerator<SandboxItem> {
   let from: ItemPosition = resume ?? { entry: 0, item: 0 };
   for (;;) {
-    const child = new SandboxChild(start(run, 'read', run.quarantined, from, 0), run.blob, run.budget);
+    const child = startChild(start(run, 'read', run.quarantined, from, 0), run.blob, run.budget);
     let entry: { index: number; name: string } | null = null;
     let next = from;
     try {
@@ -244,7 +160,7 @@ export async function* readInSandbox(
               : { entry: item.at.entry, item: item.at.item + 1 };
             yield item;
           }
-          child.more();
+          child.send({ type: 'more' });
         } else if (m.type === 'done') return;
         else if (m.type === 'limit') throw new ImportLimitError(m.message);
         else if (m.type === 'died' || m.type === 'failed') {

@@ -1,0 +1,8 @@
+import { serveSandboxTasks } from '@haven/kit/sandbox';
+import { parseMessage } from './message';
+
+/**
+ * The mail sandbox's script (see mail-parser.ts): every mail body is parsed here, in a child process
+ * with a small heap and no secret, never in the process that serves everyone.
+ */
+serveSandboxTasks({ 'mail.parse': parseMessage });
