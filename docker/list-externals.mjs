@@ -9,10 +9,16 @@ import path from 'node:path';
 import { build } from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '..');
+// Every service's bundles: its main.js and any sandbox child it forks (import-sandbox.js, …).
 const bundles = [
-  ...readdirSync(path.join(root, 'services'))
-    .map((name) => `services/${name}/dist/main.js`)
-    .filter((file) => existsSync(path.join(root, file))),
+  ...readdirSync(path.join(root, 'services')).flatMap((name) => {
+    const dist = path.join(root, 'services', name, 'dist');
+    return existsSync(dist)
+      ? readdirSync(dist)
+          .filter((file) => file.endsWith('.js'))
+          .map((file) => `services/${name}/dist/${file}`)
+      : [];
+  }),
   'gateway/dist/main.js',
 ];
 const builtins = new Set(builtinModules);
