@@ -265,3 +265,15 @@ export async function startTestServices(
     },
   };
 }
+
+/**
+ * Milliseconds of CPU this process spends running `f` (user and system). Bounds on how long a
+ * parser takes use it rather than the wall clock: the machine's other load (parallel test files)
+ * stretches wall time several times over, but hardly the CPU time the work itself needs.
+ */
+export function cpuMs(f: () => unknown): number {
+  const start = process.cpuUsage();
+  f();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
