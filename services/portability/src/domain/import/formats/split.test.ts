@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_CONTENT_LENGTH } from '@haven/contracts/thoughts';
+import { cpuMs } from '@haven/kit/testing';
 import { splitNote } from './split';
 
 const words = (s: string) => s.split(/\s+/).filter(Boolean);
@@ -41,5 +42,21 @@ describe('splitNote', () => {
     const parts = splitNote('# Big', body);
     expect(parts.length).toBeGreaterThan(100);
     expect(parts.every((p) => p.length <= MAX_CONTENT_LENGTH)).toBe(true);
+  });
+
+  it('keeps a title longer than a thought as text, every part within the limit', () => {
+    const title = `# ${'Very long title '.repeat(1000)}`;
+    const parts = splitNote(title, lorem(2000, 7));
+    expect(parts.length).toBeGreaterThan(2);
+    for (const p of parts) expect(p.length).toBeLessThanOrEqual(MAX_CONTENT_LENGTH);
+    expect(words(parts.join(' ')).filter((w) => w.startsWith('word7x'))).toHaveLength(2000);
+    expect(parts[0]).toMatch(/^\(part 1 of \d+\)\n\n# Very long title/);
+  });
+
+  it('cuts a megabyte of long runs of spaces in linear time', () => {
+    const body = `${' '.repeat(4000)}x`.repeat(250);
+    const cpu = cpuMs(() => splitNote('# Spaces', body));
+    expect(cpu).toBeLessThan(1000);
+    for (const p of splitNote('# Spaces', body)) expect(p.length).toBeLessThanOrEqual(MAX_CONTENT_LENGTH);
   });
 });

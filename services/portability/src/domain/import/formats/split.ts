@@ -80,8 +80,12 @@ export function splitNote(heading: string, body: string, max = MAX_CONTENT_LENGT
     heading ? `${heading} (part ${n} of ${of})` : `(part ${n} of ${of})`;
   // Room for the longest label a note up to 1 MB (or ten times as many parts) could need.
   const budget = max - label(99_999, 99_999).length - 2;
+  // A title too long to head every part is kept as the first part's text instead (with no room
+  // left, the budget would be nothing, or less than nothing, and the cutting would never end).
+  if (heading && budget < max / 2) return splitNote('', whole, max);
   const chunks = pack(body, budget)
-    .map((c) => c.replace(/^\n+|\s+$/g, ''))
+    // trimEnd, not /\s+$/: that regex is quadratic on a long run of spaces inside a part.
+    .map((c) => c.replace(/^\n+/, '').trimEnd())
     .filter((c) => c.trim());
   return chunks.map((chunk, i) => `${label(i + 1, chunks.length)}\n\n${chunk}`);
 }
