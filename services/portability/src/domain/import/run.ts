@@ -79,7 +79,7 @@ export async function runImportStep(deps: ImportDeps, payload: Payload): Promise
       row.quarantine = [...counted.quarantined];
       await save({ total, format: counted.format, quarantine: row.quarantine, attempt: tracker.record() });
     }
-    await importFrom(deps, row, readInSandbox(run, row.cursor ?? undefined), total, tracker);
+    await importFrom(deps, row, readInSandbox(run, row.cursor ?? undefined, row.id), total, tracker);
   } catch (err) {
     if (!(err instanceof ImportLimitError)) throw err;
     await finish(deps, row, 'failed', err.message);

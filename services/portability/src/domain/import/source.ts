@@ -97,6 +97,8 @@ export interface ReadOptions {
   quarantined?: ReadonlyMap<number, string>;
   /** Told before an entry is read (the sandbox's watchdog and quarantine follow it). */
   onEntry?: (index: number) => void;
+  /** Told of each item dropped because it comes before `resume` (skipping a journal is work too). */
+  onSkip?: () => void;
 }
 
 /** A format: how to recognise it from the entry names, and how to read its items. */

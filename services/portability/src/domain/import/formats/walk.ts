@@ -43,6 +43,7 @@ export async function* walkEntries(
     let item = 0;
     for await (const body of await readEntry(entry, index)) {
       if (item >= skip) yield { ...body, at: { entry: index, item }, file: entry.name } as ImportItem;
+      else options.onSkip?.();
       item++;
     }
   }

@@ -133,40 +133,104 @@ export async function countInSandbox(run: SandboxRun, heartbeat: () => Promise<u
 }
 
 /**
+ * A read left by a step whose time was up, kept for the import's next step: a fresh sandbox would
+ * read the zip again from the start of the entry (a journal of 100,000 entries is one entry) only
+ * to skip what is done, every step. It is taken over only where it stopped; else it is killed.
+ */
+interface Parked {
+  child: Child;
+  /** Where the next item it gives stands. */
+  at: ItemPosition;
+  /** Items it sent that were not taken yet. */
+  pending: SandboxItem[];
+  /** Whether the batch of `pending` is still to be paid for with a 'more'. */
+  owesMore: boolean;
+  entry: { index: number; name: string } | null;
+  heapMb: number;
+  timer: NodeJS.Timeout;
+}
+const parked = new Map<string, Parked>();
+/** How long a parked read waits for its next step, and how many are kept at once. */
+const PARK_MS = 30_000;
+const PARK_MAX = 4;
+
+function park(key: string, read: Omit<Parked, 'timer'>) {
+  unpark(key)?.child.kill();
+  const timer = setTimeout(() => unpark(key)?.child.kill(), PARK_MS);
+  timer.unref();
+  parked.set(key, { ...read, timer });
+  if (parked.size > PARK_MAX) {
+    const oldest = parked.keys().next().value!;
+    unpark(oldest)?.child.kill();
+  }
+}
+
+function unpark(key: string): Parked | undefined {
+  const read = parked.get(key);
+  if (!read) return undefined;
+  parked.delete(key);
+  clearTimeout(read.timer);
+  return read;
+}
+
+const samePosition = (a: ItemPosition, b: ItemPosition) => a.entry === b.entry && a.item === b.item;
+const after = (item: SandboxItem): ItemPosition =>
+  item.endsEntry ? { entry: item.at.entry + 1, item: 0 } : { entry: item.at.entry, item: item.at.item + 1 };
+
+/**
  * The items of the zip from `resume` on, read in the sandbox a batch at a time (the next batch is
  * asked for only when the caller has taken this one). An entry that stops the sandbox gives one
- * failed item, the last of its entry, and a fresh sandbox goes on from the next entry.
+ * failed item, the last of its entry, and a fresh sandbox goes on from the next entry. With `key`
+ * (the import's id), a caller that stops taking items early leaves the read parked for the next
+ * call with that key, which goes on with it when it resumes where the read stopped.
  */
 export async function* readInSandbox(
   run: SandboxRun,
   resume: ItemPosition | undefined,
+  key?: string,
 ): AsyncGenerator<SandboxItem> {
   let from: ItemPosition = resume ?? { entry: 0, item: 0 };
+  let kept = key ? unpark(key) : undefined;
+  if (kept && !(samePosition(kept.at, from) && kept.heapMb === run.budget.heapMb && kept.child.alive)) {
+    kept.child.kill();
+    kept = undefined;
+  }
   for (;;) {
-    const child = startChild(start(run, 'read', run.quarantined, from, 0), run.blob, run.budget);
-    let entry: { index: number; name: string } | null = null;
+    const child =
+      kept?.child ?? startChild(start(run, 'read', run.quarantined, from, 0), run.blob, run.budget);
+    let entry = kept?.entry ?? null;
     let next = from;
+    let pending = kept?.pending ?? [];
+    let owesMore = kept?.owesMore ?? false;
+    kept = undefined;
+    let ended = false;
     try {
       for (;;) {
+        while (pending.length) {
+          const item = pending.shift()!;
+          next = after(item);
+          yield item;
+        }
+        if (owesMore) {
+          child.send({ type: 'more' });
+          owesMore = false;
+        }
         const m = await child.next();
         if (m.type === 'entry') {
           entry = { index: m.entry, name: m.name };
           if (next.entry !== m.entry) next = { entry: m.entry, item: 0 };
           run.onEntry?.(m.entry, m.name);
-        } else if (m.type === 'items') {
-          for (const item of m.items) {
-            next = item.endsEntry
-              ? { entry: item.at.entry + 1, item: 0 }
-              : { entry: item.at.entry, item: item.at.item + 1 };
-            yield item;
-          }
-          child.send({ type: 'more' });
-        } else if (m.type === 'done') return;
-        else if (m.type === 'limit') throw new ImportLimitError(m.message);
-        else if (m.type === 'died' || m.type === 'failed') {
+        } else if (m.type === 'items') [pending, owesMore] = [[...m.items], true];
+        else if (m.type === 'done') return void (ended = true);
+        else if (m.type === 'limit') {
+          ended = true;
+          throw new ImportLimitError(m.message);
+        } else if (m.type === 'died' || m.type === 'failed') {
+          ended = true;
           const why = m.type === 'died' ? m.reason : m.message;
           if (!entry) throw unreadableZip(why);
           const at = next.entry === entry.index ? next : { entry: entry.index, item: 0 };
+          from = { entry: entry.index + 1, item: 0 };
           yield {
             kind: 'problem',
             outcome: 'failed',
@@ -175,12 +239,14 @@ export async function* readInSandbox(
             file: entry.name,
             endsEntry: true,
           };
-          from = { entry: entry.index + 1, item: 0 };
           break;
         }
       }
     } finally {
-      child.kill();
+      // The caller stopped taking items (a step's time is up): the read waits for the next step.
+      if (!ended && key && child.alive)
+        park(key, { child, at: next, pending, owesMore, entry, heapMb: run.budget.heapMb });
+      else child.kill();
     }
   }
 }
