@@ -1,7 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ZipFile } from 'yazl';
 import { assistantService } from '@haven/assistant/service';
 import { users } from '@haven/auth/db/schema';
 import type { ExportProgress, ImportProgress } from '@haven/contracts/portability';
@@ -10,10 +9,12 @@ import { integrationsService } from '@haven/integrations/service';
 import { freePort } from '@haven/kit/net';
 import { repoPath } from '@haven/kit/paths';
 import { internalHeaders, startTestServices } from '@haven/kit/testing';
+import { dayOneZip, vaultZip } from '../services/portability/test/support/probe-zips';
 import { thoughtsService } from '@haven/thoughts/service';
 
 const THOUGHTS = 10_000;
 const NOTES = 10_000;
+const JOURNAL_ENTRIES = 100_000;
 const CONVERSATIONS = 20;
 const MESSAGES_EACH = 50;
 
@@ -24,39 +25,35 @@ function memoryOf(pid: number): { rss: number; peak: number } {
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
 
-/** A vault as an Obsidian user has one: front matter, headings, lists, tags, links, some code. */
-function vault(count: number): Promise<Buffer> {
-  const zip = new ZipFile();
-  for (let i = 0; i < count; i++) {
-    const day = new Date(Date.UTC(2021, 0, 1) + i * 3_600_000 * 7);
-    const body = [
-      '---',
-      `created: ${day.toISOString().slice(0, 16).replace('T', ' ')}`,
-      `tags: [journal, ${['work', 'garden', 'reading'][i % 3]}]`,
-      '---',
-      `# Day note ${i}`,
-      '',
-      `Walked to the [[Market]] and thought about **project ${i % 50}**. #idea`,
-      '',
-      '- [ ] call the plumber',
-      '- [x] water the tomatoes',
-      '',
-      '```js',
-      'const colour = "#fff"; // #not-a-tag',
-      '```',
-      '',
-      'Some longer paragraph about the day, the weather and what I read in the evening. '.repeat(4),
-    ].join('\n');
-    zip.addBuffer(Buffer.from(body), `Vault/Journal/${day.toISOString().slice(0, 10)} note ${i}.md`);
-    if (i % 100 === 0) zip.addBuffer(Buffer.alloc(50_000, 1), `Vault/attachments/photo-${i}.png`);
-  }
-  zip.addBuffer(Buffer.from('{}'), 'Vault/.obsidian/app.json');
-  zip.end();
-  const chunks: Buffer[] = [];
-  return new Promise((resolve) => {
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
-    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-  });
+/** The peak resident memory (MB) of any import sandbox (a child process of `pid`) seen while sampling. */
+function sandboxPeaks(pid: number): { stop: () => number } {
+  let peak = 0;
+  const sample = () => {
+    let children: string[] = [];
+    try {
+      children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean);
+    } catch {
+      return;
+    }
+    for (const child of children) {
+      try {
+        peak = Math.max(peak, memoryOf(Number(child)).peak);
+      } catch {
+        // Gone between the listing and the read.
+      }
+    }
+  };
+  const timer = setInterval(sample, 100);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return peak;
+    },
+  };
 }
 
 /**
@@ -183,13 +180,15 @@ export async function benchPortability(): Promise<void> {
     const timed = async <T>(work: () => Promise<T>) => {
       const before = memoryOf(portability.pid);
       const authBefore = memoryOf(auth.pid).rss;
+      const sandboxes = sandboxPeaks(portability.pid);
       const started = performance.now();
       const value = await work();
       const after = memoryOf(portability.pid);
+      const sandbox = sandboxes.stop();
       return {
         value,
         s: ((performance.now() - started) / 1000).toFixed(1),
-        peak: `${after.peak.toFixed(0)} MB peak (${before.rss.toFixed(0)} MB before)`,
+        peak: `${after.peak.toFixed(0)} MB peak (${before.rss.toFixed(0)} MB before)${sandbox ? `, its sandbox ${sandbox.toFixed(0)} MB peak` : ''}`,
         auth: `auth ${authBefore.toFixed(0)} → ${memoryOf(auth.pid).rss.toFixed(0)} MB`,
       };
     };
@@ -218,10 +217,15 @@ export async function benchPortability(): Promise<void> {
     console.log(
       `  import of that export: ${own.s} s (${own.value.imported} thoughts, ${own.value.conversations} conversations, ${own.value.failed} failed); portability ${own.peak}; ${own.auth}`,
     );
-    const notes = await vault(NOTES);
+    const notes = await vaultZip(NOTES);
     const fromVault = await importZip(await newUser('bench-vault'), notes);
     console.log(
       `  import of a ${NOTES}-note vault (${(notes.length / 2 ** 20).toFixed(1)} MB zip): ${fromVault.s} s (${fromVault.value.imported} imported, ${fromVault.value.skipped} skipped, format ${fromVault.value.format}); portability ${fromVault.peak}; ${fromVault.auth}`,
+    );
+    const journal = await dayOneZip(JOURNAL_ENTRIES);
+    const fromDayOne = await importZip(await newUser('bench-dayone'), journal);
+    console.log(
+      `  import of a ${JOURNAL_ENTRIES}-entry Day One journal (${(journal.length / 2 ** 20).toFixed(1)} MB zip): ${fromDayOne.s} s (${fromDayOne.value.imported} imported, ${fromDayOne.value.failed} failed); portability ${fromDayOne.peak}; ${fromDayOne.auth}`,
     );
   } finally {
     for (const child of children) child.kill('SIGTERM');
