@@ -11,12 +11,7 @@ import { sandboxBudgets } from '../src/domain/import/sandbox/sandbox';
 import { createPortability } from '../src/domain/portability';
 import { startEveryService } from '../../../test/support/stack';
 import { countOf, importOf, keptBy, newUser } from './support/imports';
-import {
-  forgedExportZip,
-  nestedFrontMatterZip,
-  redosZip,
-  zipEntries,
-} from './support/probe-zips';
+import { forgedExportZip, nestedFrontMatterZip, redosZip, zipEntries } from './support/probe-zips';
 
 /** The sandbox's heap in this file: small, so that one test's journal can pass it for real. */
 const HEAP_MB = 48;
@@ -147,13 +142,19 @@ describe('the import sandbox', () => {
       expect(res.status).toBe(200);
       return performance.now() - t;
     };
+    // The same requests for two seconds before: what this machine gives them with no import running.
+    const before = await sampling(new Promise((r) => setTimeout(r, 2000)), neighbour, 20);
     const { result, samples } = await sampling(importOf(stack, me, zip, 60_000), neighbour, 20);
     expect(result).toMatchObject({ status: 'done', imported: 3, failed: 1 });
     expect(reasons(result.errors)).toEqual({
       'B.json': `This note could not be read within the limits: it needed more than ${HEAP_MB} MB of memory`,
     });
     expect(samples.length).toBeGreaterThan(20);
-    expect(p99(samples)).toBeLessThan(100);
+    // Under 100 ms; on a machine so loaded that even the quiet requests were slow, within twice those.
+    const bound = Math.max(100, 2 * p99(before.samples));
+    expect(p99(samples), `p99 ${p99(samples)} ms during, ${p99(before.samples)} ms before`).toBeLessThan(
+      bound,
+    );
   }, 90_000);
 
   it('takes a step whose process died once more in a smaller sandbox, then quarantines the entry it died on', async () => {
@@ -171,7 +172,10 @@ describe('the import sandbox', () => {
       sandbox: sandboxBudgets(HEAP_MB, 20_000),
     });
     const zip = await zipEntries(
-      ['one', 'two', 'three'].map((n) => ({ name: `${n}.md`, data: Buffer.from(`# Note ${n}\n\nText ${n}`) })),
+      ['one', 'two', 'three'].map((n) => ({
+        name: `${n}.md`,
+        data: Buffer.from(`# Note ${n}\n\nText ${n}`),
+      })),
     );
     // The upload and its transfer, as the route makes them, but with no job: this test is the worker.
     const writer = await blobs.writer(me);
@@ -191,7 +195,9 @@ describe('the import sandbox', () => {
     expect(row).toMatchObject({
       status: 'done',
       counts: expect.objectContaining({ imported: 2, failed: 1 }),
-      quarantine: [[1, 'This note could not be read within the limits: the import stopped while reading it, twice']],
+      quarantine: [
+        [1, 'This note could not be read within the limits: the import stopped while reading it, twice'],
+      ],
       attempt: null,
     });
     const titles = await countOf(
