@@ -33,7 +33,8 @@ export function fromInstant(date: Date): NoteDate | null {
 /** An instant seen on the calendar of an IANA time zone (Day One's `timeZone`); UTC when unknown. */
 export function inTimeZone(date: Date, timeZone: string | undefined): NoteDate | null {
   const base = fromInstant(date);
-  if (!base || !timeZone) return base;
+  // Zone names are short (the longest IANA name has 32 characters); Intl is slow on a huge one.
+  if (!base || !timeZone || timeZone.length > 64) return base;
   try {
     const local = new Intl.DateTimeFormat('en-CA', {
       timeZone,

@@ -2,6 +2,7 @@ import { IMPORT_LIMITS } from '@haven/contracts/portability';
 import type { FormatReader, ImportSource, ReadOptions, SourceEntry } from '../source';
 import { inTimeZone } from './dates';
 import { extensionOf, hiddenReason, notANote, relativeName, topFolder } from './entries';
+import { plainTitleHeading } from './headings';
 import { jsonItems } from './json-items';
 import { noteItems } from './note';
 import { resolveDate } from './note-date';
@@ -16,7 +17,7 @@ interface DayOneEntry {
 }
 
 /** The first line as a title when Day One made it one (`# Title`), else none. */
-const headingTitle = (text: string) => /^#\s+(.+?)\s*$/m.exec(text.split('\n', 1)[0] ?? '')?.[1] ?? null;
+const headingTitle = (text: string) => plainTitleHeading(text.split('\n', 1)[0] ?? '');
 
 /** One journal entry: Markdown text, its instant, its day in the zone it was written in, its tags. */
 function entryItems(value: unknown, n: number, file: SourceEntry, now: Date): ItemBody[] {

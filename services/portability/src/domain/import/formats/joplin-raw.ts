@@ -29,9 +29,12 @@ export const JOPLIN_TYPES: Record<number, string> = {
   15: 'a migration',
 };
 
+/** Trailing newlines, matched from the first that only newlines follow: `/\n+$/` was quadratic. */
+const TRAILING_NEWLINES = /(?<!\n)\n+$/;
+
 /** Parses a RAW item, or null when the text ends with no metadata block (`id:` and `type_:`). */
 export function parseJoplinItem(text: string): JoplinItem | null {
-  const lines = text.replace(/\n+$/, '').split('\n');
+  const lines = text.replace(TRAILING_NEWLINES, '').split('\n');
   let start = lines.length;
   while (start > 0 && META_LINE.test(lines[start - 1]!)) start--;
   const meta: Record<string, string> = {};
@@ -41,7 +44,7 @@ export function parseJoplinItem(text: string): JoplinItem | null {
   }
   if (meta.id === undefined || meta.type_ === undefined) return null;
   // Notebooks and tags have a title and no body; a note's body follows its title and a blank line.
-  const before = lines.slice(0, start).join('\n').replace(/\n+$/, '');
+  const before = lines.slice(0, start).join('\n').replace(TRAILING_NEWLINES, '');
   const newline = before.indexOf('\n');
   const title = (newline < 0 ? before : before.slice(0, newline)).trim();
   const body = newline < 0 ? '' : before.slice(newline + 1).replace(/^\n/, '');

@@ -1,6 +1,7 @@
 import type { SourceEntry } from '../source';
 import type { NoteDate } from './dates';
 import { metaValue, normaliseText, splitFrontMatter } from './front-matter';
+import { titleHeading } from './headings';
 import { categoryOf, noteItems } from './note';
 import { createdDate, resolveDate, updatedDate } from './note-date';
 import { finalTags, metaTags, textTags } from './tags';
@@ -26,8 +27,7 @@ const TAG_KEYS = ['tags', 'tag', 'keywords'];
 /** The title a body's first line gives (`# Title`), or null. */
 function firstHeading(body: string): string | null {
   const first = /^\s*([^\n]*)/.exec(body)?.[1] ?? '';
-  const m = /^#\s+(.+?)(?:\s+#+)?\s*$/.exec(first);
-  return m ? m[1]! : null;
+  return titleHeading(first);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { StoredCategory } from '@haven/contracts/common';
 import type { ThoughtFormat } from '@haven/contracts/thoughts';
+import { headingWords } from './headings';
 import type { ResolvedDate } from './note-date';
 import { splitNote } from './split';
 import type { ItemBody } from './walk';
@@ -22,13 +23,6 @@ export interface NoteInput {
 /** Titles are stored beside the thought (at most 1000 characters); the content keeps all of it. */
 const MAX_TITLE = 1000;
 
-const headingText = (line: string) =>
-  line
-    .replace(/^#{1,6}\s+/, '')
-    .replace(/\s+#+\s*$/, '')
-    .trim()
-    .toLowerCase();
-
 /** The category a note names, when it is one of ours; else personal. */
 export const categoryOf = (value: unknown): StoredCategory => {
   const parsed = StoredCategory.safeParse(typeof value === 'string' ? value.trim().toLowerCase() : value);
@@ -48,7 +42,7 @@ export function noteItems(note: NoteInput): ItemBody[] {
     const first = /^[^\n]*/.exec(body)![0];
     const same =
       note.format === 'markdown'
-        ? /^#{1,6}\s/.test(first) && headingText(first) === title.toLowerCase()
+        ? /^#{1,6}\s/.test(first) && headingWords(first) === title.toLowerCase()
         : first.trim().toLowerCase() === title.toLowerCase();
     if (same) {
       heading = first;
@@ -59,7 +53,8 @@ export function noteItems(note: NoteInput): ItemBody[] {
     return [
       { kind: 'problem', outcome: 'skipped', reason: 'The note is empty (no text beside its properties)' },
     ];
-  const contents = body.trim() ? splitNote(heading, body) : [heading];
+  // A note that is only its title is still cut to thoughts' size.
+  const contents = body.trim() ? splitNote(heading, body) : splitNote('', heading);
   return contents.map((content, i) => ({
     kind: 'thought',
     thought: {
