@@ -1,37 +1,13 @@
-import TurndownService from 'turndown';
 import { IMPORT_LIMITS } from '@haven/contracts/portability';
 import type { FormatReader, ImportSource, ReadOptions, SourceEntry } from '../source';
 import { parseDateValue } from './dates';
 import { extensionOf, hiddenReason, notANote, relativeName, topFolder } from './entries';
 import { enexNotes, type EnexNote } from './enex';
+import { enmlToMarkdown } from './html-markdown';
 import { noteItems } from './note';
 import { resolveDate } from './note-date';
 import { finalTags, metaTags, textTags } from './tags';
 import { failed, skipped, walkEntries, type ItemBody } from './walk';
-
-const turndown = new TurndownService({
-  headingStyle: 'atx',
-  codeBlockStyle: 'fenced',
-  bulletListMarker: '-',
-  // A checkbox is an empty element, which turndown hands to this rather than to any rule.
-  blankReplacement: (_content, node) => {
-    if (node.nodeName === 'EN-TODO')
-      return (node as HTMLElement).getAttribute('checked') === 'true' ? '[x] ' : '[ ] ';
-    return (node as { isBlock?: boolean }).isBlock ? '\n\n' : '';
-  },
-});
-// Attachments are not imported; encrypted text cannot be read.
-turndown.remove((node) => ['EN-MEDIA', 'EN-CRYPT', 'SCRIPT', 'STYLE'].includes(node.nodeName));
-
-/** ENML (Evernote's XHTML) as Markdown. */
-export function enmlToMarkdown(enml: string): string {
-  const html = enml
-    .replace(/<\?xml[^>]*\?>/g, '')
-    .replace(/<!DOCTYPE[^>]*>/gi, '')
-    // ENML is XML: an HTML parser would read `<en-todo/>` as an opening tag wrapping what follows.
-    .replace(/<(en-todo|en-media|en-crypt)\b([^>]*?)\/>/gi, '<$1$2></$1>');
-  return turndown.turndown(html);
-}
 
 /** One note's thoughts, or why it has none. */
 function noteOf(note: EnexNote, n: number, file: SourceEntry, now: Date): ItemBody[] {

@@ -1,9 +1,9 @@
-import TurndownService from 'turndown';
 import { IMPORT_LIMITS } from '@haven/contracts/portability';
 import type { FormatReader, SourceEntry } from '../source';
 import { dateFromFileName, parseDateValue } from './dates';
 import { baseName, hiddenReason, kindOf, noteKind, notANote, relativeName, stem, topFolder } from './entries';
 import { normaliseText } from './front-matter';
+import { htmlToMarkdown } from './html-markdown';
 import { JOPLIN_ID, JOPLIN_TYPES, parseJoplinItem } from './joplin-raw';
 import { markdownNote } from './markdown-note';
 import { noteItems } from './note';
@@ -19,7 +19,7 @@ function rawNote(raw: Buffer, entry: SourceEntry, now: Date): ItemBody[] | null 
     return skipped(`Not a note (Joplin item: ${JOPLIN_TYPES[item.type] ?? `type ${item.type}`})`);
   const { meta } = item;
   // markup_language 2 is a note written in HTML.
-  const body = meta.markup_language === '2' ? new TurndownService().turndown(item.body) : item.body;
+  const body = meta.markup_language === '2' ? htmlToMarkdown(item.body) : item.body;
   const date = resolveDate({
     created: parseDateValue(meta.user_created_time) ?? parseDateValue(meta.created_time),
     updated: parseDateValue(meta.user_updated_time) ?? parseDateValue(meta.updated_time),
