@@ -1,27 +1,12 @@
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import { ZipFile } from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_LIMITS, type ImportProgress } from '@haven/contracts/portability';
 import { until } from '@haven/kit/testing';
 import { startEveryService } from '../../../test/support/stack';
 import { zipOf } from '../../../test/support/zip';
 import { countOf, importOf as importZip, keptBy, newUser } from './support/imports';
-
-/** A zip built from entries (name → bytes or a stream), with yazl's own options per entry. */
-function zipFrom(entries: Array<{ name: string; data: Buffer | Readable; mode?: number }>): Promise<Buffer> {
-  const zip = new ZipFile();
-  for (const e of entries)
-    if (Buffer.isBuffer(e.data)) zip.addBuffer(e.data, e.name, { mode: e.mode });
-    else zip.addReadStream(e.data, e.name, { mode: e.mode });
-  zip.end();
-  const chunks: Buffer[] = [];
-  return new Promise((resolve, reject) => {
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
-    zip.outputStream.on('error', reject);
-    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-  });
-}
+import { zipEntries } from './support/probe-zips';
 
 /** `bytes` of JSON whitespace inside an array: compresses to almost nothing (a zip bomb). */
 function inflating(bytes: number): Readable {
@@ -61,7 +46,7 @@ describe('hostile zips', () => {
   }
 
   it('stops a zip bomb at the uncompressed limit, its memory bounded', async () => {
-    const bomb = await zipFrom([
+    const bomb = await zipEntries([
       { name: 'thoughts.json', data: inflating(IMPORT_LIMITS.dataFileBytes + 2 ** 20) },
     ]);
     expect(bomb.length).toBeLessThan(2 * 2 ** 20);
@@ -85,7 +70,7 @@ describe('hostile zips', () => {
   }, 90_000);
 
   it('refuses a zip whose sizes lie', async () => {
-    const zip = await zipFrom([{ name: 'note.md', data: Buffer.from('x'.repeat(50_000)) }]);
+    const zip = await zipEntries([{ name: 'note.md', data: Buffer.from('x'.repeat(50_000)) }]);
     // The central directory says the note is 100 bytes; it inflates to 50,000.
     const central = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
     zip.writeUInt32LE(100, central + 24);
@@ -96,7 +81,7 @@ describe('hostile zips', () => {
   });
 
   it('refuses names that climb out of the zip, and symbolic links, importing nothing', async () => {
-    const climbing = await zipFrom([
+    const climbing = await zipEntries([
       { name: 'good.md', data: Buffer.from('A fine note') },
       { name: 'xx/evil.md', data: Buffer.from('climbs out') },
     ]);
@@ -114,7 +99,7 @@ describe('hostile zips', () => {
       'The zip holds a file named "../evil.md" that points outside the zip; nothing was imported',
     );
     const link = await importOf(
-      await zipFrom([
+      await zipEntries([
         { name: 'good.md', data: Buffer.from('A fine note') },
         { name: 'link.md', data: Buffer.from('/etc/passwd'), mode: 0o120777 },
       ]),

@@ -9,14 +9,14 @@ import { ZipFile } from 'yazl';
  * `npx tsx services/portability/test/support/probe-zips.ts /tmp/probe`.
  */
 
-type Entry = { name: string; data: Buffer | Readable };
+type Entry = { name: string; data: Buffer | Readable; mode?: number };
 
-/** A zip of entries (name → bytes or a stream of bytes). */
+/** A zip of entries (name → bytes or a stream of bytes, and a file mode where one is given). */
 export function zipEntries(entries: Entry[], mtime = new Date('2024-06-01T08:00:00Z')): Promise<Buffer> {
   const zip = new ZipFile();
   for (const e of entries)
-    if (Buffer.isBuffer(e.data)) zip.addBuffer(e.data, e.name, { mtime });
-    else zip.addReadStream(e.data, e.name, { mtime });
+    if (Buffer.isBuffer(e.data)) zip.addBuffer(e.data, e.name, { mtime, mode: e.mode });
+    else zip.addReadStream(e.data, e.name, { mtime, mode: e.mode });
   zip.end();
   const chunks: Buffer[] = [];
   return new Promise((resolve, reject) => {
