@@ -1,4 +1,5 @@
-import EmailReplyParser from 'email-reply-parser';
+import { LinearRegExp } from './linear-regexp';
+import { PARSED_CHARS, replyFragments } from './reply-parser';
 
 /*
  * Whether a person's e-mail asks something of its reader: a question to them, a request, an
@@ -8,7 +9,11 @@ import EmailReplyParser from 'email-reply-parser';
  * request.
  */
 
-/** Where a reply or a forward quotes other mail, for clients the reply parser does not know. */
+/**
+ * Where a reply or a forward quotes other mail, for clients the reply parser does not know. Each is
+ * tried only where a line starts and reads a few lines from there at most: linear in a text whose
+ * lines end in `\n` (see LINEAR_QUOTE_MARKERS for the others).
+ */
 const QUOTE_MARKERS = [
   // Outlook, Lotus Notes, Gmail and Apple Mail separators, in the four languages.
   /^[ \t>]*-{2,}\s*(original message|forwarded (message|by)|weitergeleitete nachricht|ursprüngliche nachricht|message d'origine|message transféré|mensaje original|mensaje reenviado)/im,
@@ -20,18 +25,32 @@ const QUOTE_MARKERS = [
   /^[^\n]*\bon \d{1,2}\/\d{1,2}\/\d{2,4}[ \t]+\d{1,2}:\d{2}([ \t]*[ap]m)?[ \t]*\n([^\n]*\n){0,2}?[ \t]*(to|please respond to)\s*:/im,
 ];
 
+/**
+ * The markers for a text in which a line can begin with no `\n` before it: under the `m` flag a
+ * line also begins after `\r`, U+2028 and U+2029, which `[^\n]*` runs past, so that from each of a
+ * million U+2028 a marker read on to the next `\n`. LinearRegExp reads such a text (rare: `\r` is
+ * gone by then) in linear time, with the same matches.
+ */
+const LINEAR_QUOTE_MARKERS = QUOTE_MARKERS.map((marker) => new LinearRegExp(marker, { groups: 0 }));
+
 /** The text above the first quote marker (the whole text when there is none). */
 function beforeQuotes(text: string): string {
+  const markers = /[\r\u2028\u2029]/.test(text) ? LINEAR_QUOTE_MARKERS : QUOTE_MARKERS;
   let end = text.length;
-  for (const marker of QUOTE_MARKERS) {
+  for (const marker of markers) {
     const at = marker.exec(text)?.index;
     if (at !== undefined && at < end) end = at;
   }
   return text.slice(0, end);
 }
 
-/** How much of a body the reply parser reads (its patterns are slow on very long lines). */
-const PARSED_CHARS = 20_000;
+/**
+ * How much of a body is analysed at all (split, read for asks and for machines' footers): 64 Ki
+ * characters, some thirty screens. What a person asks is in the first screens of a mail; a body
+ * longer than this is a newsletter (whose List-* headers say so first), a log or an attack. Every
+ * step below is linear anyway: this bounds their total.
+ */
+export const ANALYSED_CHARS = 65_536;
 
 /** A body's text split into what the sender wrote now and what else it carries. */
 export interface TextParts {
@@ -42,22 +61,23 @@ export interface TextParts {
 }
 
 /**
- * Splits a body's text with email-reply-parser (its quote headers in a dozen languages, `>` lines
- * and signatures), after cutting at the separators of Outlook and Lotus Notes that it does not know.
+ * Splits the first ANALYSED_CHARS of a body's text as email-reply-parser does (its quote headers in
+ * a dozen languages, `>` lines and signatures; reply-parser.ts, its linear port), after cutting at
+ * the separators of Outlook and Lotus Notes that it does not know.
  */
 export function splitText(text: string): TextParts {
-  const head = beforeQuotes(text.replace(/\r\n?/g, '\n'));
-  const fragments = new EmailReplyParser().read(head.slice(0, PARSED_CHARS)).getFragments();
+  const head = beforeQuotes(text.slice(0, ANALYSED_CHARS).replace(/\r\n?/g, '\n'));
+  const fragments = replyFragments(head);
   const join = (keep: (f: (typeof fragments)[number]) => boolean) =>
     fragments
       .filter(keep)
-      .map((f) => f.getContent())
+      .map((f) => f.content)
       .join('\n')
       .trim();
   return {
-    own: join((f) => !f.isHidden()),
+    own: join((f) => !f.hidden),
     // Past what the parser reads, the rest is kept as it is (a long newsletter's footer is there).
-    unquoted: [join((f) => !f.isQuoted()), head.slice(PARSED_CHARS)].join('\n'),
+    unquoted: [join((f) => !f.quoted), head.slice(PARSED_CHARS)].join('\n'),
   };
 }
 
@@ -77,6 +97,24 @@ function u(re: RegExp): RegExp {
   return new RegExp(source, re.flags);
 }
 
+/**
+ * Greetings that are questions only in form ("Hi Anna, how are you"): a greeting or none, `,` or
+ * `!` or neither, white space, then one of the phrases, which ends the sentence. As a RegExp
+ * (`^(hi|dear [^,!?]+)?[,!]?\s*(how are you|…)$`) the name after "dear" and the space before the
+ * phrase overlap, which backtracks in the square of a run of spaces; `isPleasantry` reads it in one
+ * pass instead.
+ */
+interface Pleasantry {
+  /** Greetings said alone ("hi"), each anchored at the start. */
+  greetings: RegExp[];
+  /** A greeting followed by a name ("dear "): the name runs to a `,`, `!` or `?`. */
+  salutation: RegExp;
+  /** The phrases, each the whole of what it is tested on. */
+  phrases: RegExp;
+  /** Spanish opens the question with `¿`, which may follow the greeting. */
+  opening?: boolean;
+}
+
 /** One language's rules, each run on one sentence. */
 interface Language {
   /** A request of the reader (unless the sentence is an offer). */
@@ -92,7 +130,7 @@ interface Language {
   /** The sender says no answer is needed: nothing in the message asks. */
   noReply: RegExp;
   /** Greetings that are questions only in form. */
-  pleasantry: RegExp;
+  pleasantry: Pleasantry;
   /** A question by its word order, for the writer who left out the question mark. */
   inverted: RegExp;
 }
@@ -100,7 +138,9 @@ interface Language {
 const DAYS_EN = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thurs|fri';
 const MONTHS_EN = 'jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec';
 
-const RAW_LANGUAGES: Record<'en' | 'de' | 'fr' | 'es', Language> = {
+export type LanguageCode = 'en' | 'de' | 'fr' | 'es';
+
+const RAW_LANGUAGES: Record<LanguageCode, Language> = {
   en: {
     request: [
       /\b(could|can|would|will|won'?t) you\b/i,
@@ -126,8 +166,12 @@ const RAW_LANGUAGES: Record<'en' | 'de' | 'fr' | 'es', Language> = {
     reader: /\b(you|your|yours|u)\b/i,
     noReply:
       /\bno (need|reason) to (reply|respond|answer|write back)\b|\b(don'?t|do not|won'?t) (have|need) to (reply|respond|answer|write back)\b|\bno (reply|response|answer) (is )?(needed|necessary|required|expected)\b|\bno action (is )?(needed|required)\b|\bnothing (needed|required) from you\b/i,
-    pleasantry:
-      /^(hi|hey|hello|dear [^,!?]+)?[,!]?\s*(how are you( doing| all| guys)?|how are things|how('s| is) it going|how have you been|how('s| is) (life|everything)|what'?s up|how do you do)$/i,
+    pleasantry: {
+      greetings: [/^hi/i, /^hey/i, /^hello/i],
+      salutation: /^dear /i,
+      phrases:
+        /^(how are you( doing| all| guys)?|how are things|how('s| is) it going|how have you been|how('s| is) (life|everything)|what'?s up|how do you do)$/i,
+    },
     inverted:
       /^(does|did)\s+\w+|^do\s+(you|we|i|they)\b|^(can|could|would|will|are|is|were|have|has|shall|should)\s+(you|we|i|they|he|she|it|this|that|there)\b/i,
   },
@@ -155,8 +199,12 @@ const RAW_LANGUAGES: Record<'en' | 'de' | 'fr' | 'es', Language> = {
     reader: /\b(du|dich|dir|dein\w*|ihr|euch|euer\w*)\b|\b(Sie|Ihnen|Ihr\w*)\b/,
     noReply:
       /\b(keine|ohne) (Antwort|Rückmeldung) (nötig|notwendig|erforderlich)\b|\b(du musst|ihr müsst|Sie müssen) (mir |uns )?nicht antworten\b|\bkein Handlungsbedarf\b/i,
-    pleasantry:
-      /^(hallo|hi|hey|liebe[rs]? [^,!?]+)?[,!]?\s*(wie geht('s| es)( (dir|euch|Ihnen))?|alles (gut|klar)( bei (dir|euch|Ihnen))?|wie läuft('s| es)|was gibt('s| es) neues)$/i,
+    pleasantry: {
+      greetings: [/^hallo/i, /^hi/i, /^hey/i],
+      salutation: /^liebe[rs]? /i,
+      phrases:
+        /^(wie geht('s| es)( (dir|euch|Ihnen))?|alles (gut|klar)( bei (dir|euch|Ihnen))?|wie läuft('s| es)|was gibt('s| es) neues)$/i,
+    },
     inverted:
       /^(hast|bist|kannst|kommst|willst|möchtest|weißt|hättest|wärst|könntest|würdest|brauchst|findest|meinst) du\b|^(habt|seid|könnt|kommt|wollt|wisst) ihr\b|^(Haben|Sind|Können|Kommen|Wollen|Möchten|Wissen|Hätten|Wären|Könnten|Würden|Brauchen|Finden) Sie\b|^(Gibt|Geht|Passt) es\b/,
   },
@@ -181,8 +229,11 @@ const RAW_LANGUAGES: Record<'en' | 'de' | 'fr' | 'es', Language> = {
     reader: /(^|[\s'’(])(tu|te|toi|ton|ta|tes|vous|votre|vos)\b|\bt['’]/i,
     noReply:
       /\b(pas besoin|inutile) de (me |nous )?(répondre|réponse)\b|\b(tu n'as|vous n'avez) pas (besoin de|à) (me |nous )?répondre\b|\baucune (réponse|action) (n'est )?(nécessaire|requise|attendue)\b/i,
-    pleasantry:
-      /^(bonjour|salut|coucou|cher [^,!?]+|chère [^,!?]+)?[,!]?\s*(comment (ça|ca) va|comment vas-tu|comment allez-vous|(ça|ca) va|quoi de neuf)$/i,
+    pleasantry: {
+      greetings: [/^bonjour/i, /^salut/i, /^coucou/i],
+      salutation: /^(cher|chère) /i,
+      phrases: /^(comment (ça|ca) va|comment vas-tu|comment allez-vous|(ça|ca) va|quoi de neuf)$/i,
+    },
     inverted: /^est-ce qu|^\w+-(tu|vous|il|elle|on|ils|elles)\b/i,
   },
   es: {
@@ -205,8 +256,13 @@ const RAW_LANGUAGES: Record<'en' | 'de' | 'fr' | 'es', Language> = {
     reader: /\b(t[uú]|te|ti|tus|usted|ustedes|vosotros|os|vuestr\w+|le|les|su|sus)\b/i,
     noReply:
       /\bno (hace falta|es necesario|tienes que|necesitas) (que )?(me )?(respond|contest)\w*|\bno (requiere|necesita) respuesta\b/i,
-    pleasantry:
-      /^(hola|querid[oa] [^,!?]+|estimad[oa] [^,!?]+)?[,!]?\s*¿?\s*((qu[eé]) tal( est[aá]s| todo)?|c[oó]mo (est[aá]s|est[aá] usted|est[aá]n|te va|va todo|andas))$/i,
+    pleasantry: {
+      greetings: [/^hola/i],
+      salutation: /^(querid[oa]|estimad[oa]) /i,
+      phrases:
+        /^((qu[eé]) tal( est[aá]s| todo)?|c[oó]mo (est[aá]s|est[aá] usted|est[aá]n|te va|va todo|andas))$/i,
+      opening: true,
+    },
     // Spanish opens its questions with ¿, which the question rule reads.
     inverted: /(?!)/,
   },
@@ -219,11 +275,12 @@ const LANGUAGES = Object.fromEntries(
     Object.fromEntries(
       Object.entries(language).map(([key, value]) => [
         key,
-        Array.isArray(value) ? value.map(u) : u(value as RegExp),
+        Array.isArray(value) ? value.map(u) : value instanceof RegExp ? u(value) : value,
       ]),
     ) as unknown as Language,
   ]),
-) as Record<keyof typeof RAW_LANGUAGES, Language>;
+) as Record<LanguageCode, Language>;
+const LANGUAGE_CODES = Object.keys(LANGUAGES) as LanguageCode[];
 
 /** Phrases that look like requests and are not ("please find attached", "please note"). */
 const NOT_REQUESTS = u(
@@ -235,26 +292,138 @@ const THANKS = u(
   /\b(thank you|thanks to you|danke (dir|euch|Ihnen)|merci à (toi|vous)|gracias a (ti|usted))\b/gi,
 );
 
-/** A question mark that ends a sentence after a word (not Enron's stray `?` for a lost character). */
-const QUESTION = /[\p{L}\p{N}"'’)\]]\s*\?+[!?.)"'’\s]*(\s*[:;]-?[)(DP])?$|¿/u;
+/** One character of white space; a run of it, read from `lastIndex` on. */
+const SPACE = /\s/;
+const SPACES = /\s*/y;
 
-/** Sentences of a text: paragraphs' lines joined (mail is wrapped at 72 characters), then split. */
-function sentences(text: string): string[] {
+/** Where the white space from `at` on ends. */
+function pastSpaces(text: string, at: number): number {
+  SPACES.lastIndex = at;
+  SPACES.test(text);
+  return SPACES.lastIndex;
+}
+
+const isSurrogatePair = (high: number, low: number) =>
+  high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
+
+/** A character a question mark follows; what may come after the question mark. */
+const BEFORE_QUESTION = /^[\p{L}\p{N}"'’)\]]$/u;
+const AFTER_QUESTION = /[!?.)"'’\s]/;
+
+/**
+ * Whether `text[0, end)` ends in a question mark after a word: a letter, digit, quote or bracket,
+ * white space, `?`, then only `!?.)"'’` and white space. One backward pass to where that tail
+ * begins, one forward pass over it.
+ */
+function questionEnds(text: string, end: number): boolean {
+  let tail = end;
+  while (tail > 0 && AFTER_QUESTION.test(text[tail - 1]!)) tail--;
+  // The character before the tail, both halves of it when it is astral (a letter may be).
+  const pair = tail > 1 && isSurrogatePair(text.charCodeAt(tail - 2), text.charCodeAt(tail - 1));
+  let before = tail > 0 ? text.slice(pair ? tail - 2 : tail - 1, tail) : '';
+  for (let i = tail; i < end; i++) {
+    if (text[i] === '?' && BEFORE_QUESTION.test(before)) return true;
+    if (!SPACE.test(text[i]!)) before = text[i]!;
+  }
+  return false;
+}
+
+/**
+ * A question mark that ends a sentence after a word (not Enron's stray `?` for a lost character),
+ * maybe with a smiley after it, or a `¿` anywhere. The RegExp this was,
+ * `/[\p{L}\p{N}"'’)\]]\s*\?+[!?.)"'’\s]*(\s*[:;]-?[)(DP])?$|¿/u`, tried every `?` of a run against
+ * every end of it: seconds on a line of question marks.
+ */
+export function asksQuestion(text: string): boolean {
+  if (text.includes('¿') || questionEnds(text, text.length)) return true;
+  const smiley = /[:;]-?[)(DP]$/.exec(text.slice(-3))?.[0].length ?? 0;
+  return smiley > 0 && questionEnds(text, text.length - smiley);
+}
+
+/**
+ * A paragraph's sentences: split at the white space after `.!?。？` or before `¿`. Each run of white
+ * space is looked at once (the RegExp split, `(?<=[.!?。？])\s+|\s+(?=¿)`, scanned the rest of a run
+ * from each of its characters looking for a `¿`).
+ */
+function splitSentences(paragraph: string): string[] {
+  const parts: string[] = [];
+  let from = 0;
+  for (const run of paragraph.matchAll(/\s+/g)) {
+    const end = run.index + run[0].length;
+    if ((run.index > 0 && '.!?。？'.includes(paragraph[run.index - 1]!)) || paragraph[end] === '¿') {
+      parts.push(paragraph.slice(from, run.index));
+      from = end;
+    }
+  }
+  parts.push(paragraph.slice(from));
+  return parts;
+}
+
+/**
+ * Sentences of a text: paragraphs' lines joined (mail is wrapped at 72 characters), then split. A
+ * run of white space holding a line break becomes one space (as `\s*\n\s*` did, which backtracked
+ * over every run without one).
+ */
+export function sentences(text: string): string[] {
   return text
     .split(/\n[ \t]*\n/)
-    .map((paragraph) => paragraph.replace(/\s*\n\s*/g, ' '))
-    .flatMap((paragraph) => paragraph.split(/(?<=[.!?。？])\s+|\s+(?=¿)/))
+    .map((paragraph) => paragraph.replace(/\s+/g, (run) => (run.includes('\n') ? ' ' : run)))
+    .flatMap(splitSentences)
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+/** Whether `prefix` is `(greeting)?[,!]?\s*` (then `¿?\s*` in Spanish): what may precede a phrase. */
+function greets(prefix: string, { greetings, salutation, opening }: Pleasantry): boolean {
+  /** Whether `[,!]?\s*(¿\s*)?` fills the prefix from `at`: greedy, as no part can take another's. */
+  const restIsPunctuation = (at: number) => {
+    if (prefix[at] === ',' || prefix[at] === '!') at++;
+    at = pastSpaces(prefix, at);
+    if (opening && prefix[at] === '¿') at = pastSpaces(prefix, at + 1);
+    return at === prefix.length;
+  };
+  if (restIsPunctuation(0)) return true;
+  for (const greeting of greetings) {
+    const said = greeting.exec(prefix);
+    if (said && restIsPunctuation(said[0].length)) return true;
+  }
+  // "dear Anna": the name is everything up to the first `,!?`; what follows it must be `[,!]?\s*`.
+  const named = salutation.exec(prefix)?.[0].length;
+  if (named === undefined) return false;
+  let end = named;
+  while (end < prefix.length && !',!?'.includes(prefix[end]!)) end++;
+  if (end === prefix.length) return end > named;
+  return end > named && prefix[end] !== '?' && restIsPunctuation(end);
+}
+
+/** Longer than any phrase of the pleasantries (the longest, "alles klar bei Ihnen", has 20). */
+const PHRASE_CHARS = 32;
+
+/**
+ * Whether a sentence (its end's punctuation and its opening `¿` removed) is only a greeting, in
+ * the language `code`.
+ */
+export function isPleasantry(bare: string, code: LanguageCode): boolean {
+  const pleasantry = LANGUAGES[code].pleasantry;
+  for (let start = Math.max(0, bare.length - PHRASE_CHARS); start < bare.length; start++)
+    if (pleasantry.phrases.test(bare.slice(start)) && greets(bare.slice(0, start), pleasantry)) return true;
+  return false;
+}
+
+/** A sentence without the `?!.` and white space it ends with, scanned back from its end. */
+export function withoutEnd(sentence: string): string {
+  let end = sentence.length;
+  while (end > 0 && (SPACE.test(sentence[end - 1]!) || '?!.'.includes(sentence[end - 1]!))) end--;
+  return sentence.slice(0, end);
 }
 
 /** Why one sentence asks something of its reader (empty: it does not). */
 function sentenceAsks(sentence: string): string[] {
   const reasons = new Set<string>();
-  const bare = sentence.replace(/[?!.\s]+$/, '').replace(/^[\s¿]+/, '');
+  const bare = withoutEnd(sentence).replace(/^[\s¿]+/, '');
   const languages = Object.values(LANGUAGES);
-  const asked = QUESTION.test(sentence) || languages.some((l) => l.inverted.test(bare));
-  if (asked && !languages.some((l) => l.pleasantry.test(bare))) reasons.add('question');
+  const asked = asksQuestion(sentence) || languages.some((l) => l.inverted.test(bare));
+  if (asked && !LANGUAGE_CODES.some((code) => isPleasantry(bare, code))) reasons.add('question');
   const requestText = sentence.replace(NOT_REQUESTS, ' ');
   for (const [code, language] of Object.entries(LANGUAGES)) {
     if (language.request.some((r) => r.test(requestText)) && !language.offer.test(sentence))
@@ -266,9 +435,13 @@ function sentenceAsks(sentence: string): string[] {
   return [...reasons];
 }
 
-/** A subject of a new conversation (not a reply or a forward). */
-const NEW_SUBJECT = (subject: string) =>
-  !/^\s*(re|aw|fw|fwd|wg|tr|rv|sv|antw|enc|rif|r)\s*(\[\d+\])?\s*:/i.test(subject);
+/**
+ * A subject of a new conversation (not a reply or a forward). The white space before a `[2]` is in
+ * the optional part with it, so that part and the space after it never re-read the same run
+ * (`\s*(\[\d+\])?\s*:` did, in the square of its length).
+ */
+export const isNewSubject = (subject: string) =>
+  !/^\s*(re|aw|fw|fwd|wg|tr|rv|sv|antw|enc|rif|r)(\s*\[\d+\])?\s*:/i.test(subject);
 
 export interface Asks {
   /** The message asks something of its reader. */
@@ -279,14 +452,15 @@ export interface Asks {
 
 /**
  * Whether a person's message asks something of its reader, from its subject and its own new text
- * (`splitText(body).own`), and why.
+ * (`splitText(body).own`; its first ANALYSED_CHARS), and why.
  */
 export function readAsks({ subject, own }: { subject: string; own: string }): Asks {
+  own = own.slice(0, ANALYSED_CHARS);
   if (Object.values(LANGUAGES).some((l) => l.noReply.test(own))) return { asks: false, reasons: [] };
   const reasons = new Set(sentences(own).flatMap(sentenceAsks));
-  if (NEW_SUBJECT(subject)) {
+  if (isNewSubject(subject)) {
     const topic = subject.trim();
-    if (QUESTION.test(topic)) reasons.add('subject-question');
+    if (asksQuestion(topic)) reasons.add('subject-question');
     for (const reason of sentenceAsks(topic)) if (reason !== 'question') reasons.add(`subject-${reason}`);
   }
   return { asks: reasons.size > 0, reasons: [...reasons] };

@@ -78,9 +78,25 @@ const ESP_HEADER =
 const BULK_MAILER =
   /accucast|listmanager|lyris|mailchimp|mailman|majordomo|listserv|phplist|sendblaster|groupmail|campaign|constant ?contact|emaildirect|strongmail|exacttarget|mailjet|sendinblue|mailerlite|aweber|getresponse|icontact|interspire|oempro|mailwizz|acymailing|mass ?mail|bulk|newsletter|\bphp\/|phpmailer|mime::lite|swiftmailer|zend_mail|groups message poster|egroups|topica|marketo|eloqua|salesforce/i;
 
-/** Local parts of list servers and their robots (a `Sender:` of this kind is a list). */
-const LIST_ROBOT_LOCAL =
-  /(^owner-|-owner$|-request$|-bounces?(\+.*)?$|^bounces?[-+]|-admin$|^listserv$|^mailman$|^majordomo|^lyris|^list(master|admin)?$|-l$)/;
+/** How local parts of list servers and their robots begin (a `Sender:` of this kind is a list). */
+const LIST_ROBOT_START = /^(owner-|bounces?[-+]|listserv$|mailman$|majordomo|lyris|list(master|admin)?$)/;
+/**
+ * How they end. Only the part after the last line break can end so (`.` stops at one), and only
+ * that part is searched: on the whole local part, `-bounces?(\+.*)?$` ran to the line break from
+ * each `-bounce+`, in the square of its length.
+ */
+const LIST_ROBOT_END = /(-owner|-request|-bounces?(\+.*)?|-admin|-l)$/;
+
+/** A local part of a list server or one of its robots. */
+export const listRobotLocal = (local: string) =>
+  LIST_ROBOT_START.test(local) || LIST_ROBOT_END.test(local.slice(lastLineBreak(local) + 1));
+
+/** The index of a string's last line terminator (`\n`, `\r`, U+2028, U+2029), -1 when none. */
+function lastLineBreak(text: string): number {
+  let at = text.length - 1;
+  while (at >= 0 && !'\n\r\u2028\u2029'.includes(text[at]!)) at--;
+  return at;
+}
 /** Domains of list servers. */
 const LIST_DOMAIN = /^(lists?|listserv|listserver|mailman|groups?|googlegroups|yahoogroups)\./;
 
@@ -93,6 +109,23 @@ const MACHINE_DOMAIN_LABEL =
   /^(newsletters?|mailers?|mailings?|bounces?|returns?|lists?|listserv|marketing|promo(tions)?|campaigns?|notifications?|alerts?|e?mail\d+|em\d+|.*smtp\d*)$/;
 
 /**
+ * A VERP local part, `…[+-]list=example.com` (`/[+-][a-z0-9._-]+=[a-z0-9-]+(\.[a-z0-9-]+)+$/i`). Only
+ * the last `=` can be followed by a domain to the end, so the domain is checked there, and the
+ * `[+-]` looked for in the run before it, once: as a RegExp, every `-` of a run of them read the
+ * run again.
+ */
+export function isVerp(local: string): boolean {
+  const equals = local.lastIndexOf('=');
+  if (equals < 0 || !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(local.slice(equals + 1))) return false;
+  // The run of `[a-z0-9._-]` before the `=`: a `-` inside it (not its last character) or a `+` or
+  // `-` just before it opens the VERP part.
+  let start = equals;
+  while (start > 0 && /[a-z0-9._-]/i.test(local[start - 1]!)) start--;
+  if (start === equals) return false;
+  return local[start - 1] === '+' || local.slice(start, equals - 1).includes('-');
+}
+
+/**
  * A local part that encodes data rather than naming someone: VERP (`list-bounces+me=example.com`),
  * or a run of ids (`Online#3.19584.83-p1SYlJ1blFvQjRRR.1`). A forwarder's SRS address
  * (`SRS0=hash=tt=example.com=ann`) is a person's mail passed on, not a machine's. Senders' own
@@ -100,7 +133,7 @@ const MACHINE_DOMAIN_LABEL =
  */
 function encodedLocal(local: string, strict = false): boolean {
   if (/^srs[01][=+-]/i.test(local)) return false;
-  if (/[+-][a-z0-9._-]+=[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(local)) return true;
+  if (isVerp(local)) return true;
   const digits = local.replace(/\D/g, '').length;
   const groups = local.split(/[._#=-]/).filter((g) => /\d/.test(g)).length;
   return strict
@@ -119,18 +152,28 @@ const AUTO_REPLY_SUBJECT =
 /** Subject tags of mail that is not from a list (security gateways, urgency, drafts). */
 const NOT_LIST_TAGS =
   /^(ext|external|extern|externe?|externo|urgent|urgente|dringend|important|wichtig|draft|entwurf|brouillon|borrador|secure|encrypt(ed)?|confidential|vertraulich|spam|suspected spam|possible spam|caution|warning|action required|fyi|reminder|personal|private|privat|internal|intern|ot|off[- ]topic|\d+|#\d+|[a-z]+-\d+)$/i;
-/** Reply and forward prefixes in the languages the asks rules know, any number of them. */
-const REPLY_PREFIX = /^\s*((re|aw|fw|fwd|wg|tr|rv|sv|antw|enc|rif|r)\s*(\[\d+\])?\s*:\s*)*/i;
+/**
+ * Reply and forward prefixes in the languages the asks rules know, any number of them. The white
+ * space before a `[2]` is in the optional part with it (`\s*(\[\d+\])?\s*` read a run of spaces
+ * again from each of its characters).
+ */
+export const REPLY_PREFIX = /^\s*((re|aw|fw|fwd|wg|tr|rv|sv|antw|enc|rif|r)(\s*\[\d+\])?\s*:\s*)*/i;
 
 /** Subjects that calendars write when someone answers an invitation. */
 const CALENDAR_ANSWER =
   /^\s*(accepted|declined|tentative(ly accepted)?|zugesagt|abgelehnt|mit vorbehalt( angenommen)?|angenommen|accepté|refusé|provisoire|acceptée?|aceptado|aceptada|rechazado|rechazada|provisional|tentativo)\s*:/i;
 
-/** Footers and notices that only machine-sent mail carries, in English, German, French, Spanish. */
-const MACHINE_TEXT: Array<[string, RegExp]> = [
+/**
+ * Footers and notices that only machine-sent mail carries, in English, German, French, Spanish.
+ * Where a line may begin with white space, it is white space other than a line break
+ * (`^[^\S\n\r\u2028\u2029]*`, the same lines as `^\s*` found): `^\s*` crossed blank lines, and was
+ * tried from every one of them. `\s*(is|of|:|#)?\s*` became `\s*((is|of|:|#)\s*)?`, the same
+ * strings without two runs of white space sharing one.
+ */
+export const MACHINE_TEXT: Array<[string, RegExp]> = [
   [
     'unsubscribe-text',
-    /(to|here to|you (can|may)) unsubscribe|unsubscribe (here|from (this|these|our|the|future)|at any time|link|below|instructions|information)|^\s*unsubscribe\b|\bunsubscribe:|(no longer|not) (wish|want) to receive|\bopt[- ]out\b|\/mailman\/listinfo\/|(newsletter )?abbestellen|abmelden (können|möchten|klicken)|vous désinscrire|se désinscrire|vous désabonner|se désabonner|darse de baja|darte de baja|cancelar (la |tu )?suscripci/im,
+    /(to|here to|you (can|may)) unsubscribe|unsubscribe (here|from (this|these|our|the|future)|at any time|link|below|instructions|information)|^[^\S\n\r\u2028\u2029]*unsubscribe\b|\bunsubscribe:|(no longer|not) (wish|want) to receive|\bopt[- ]out\b|\/mailman\/listinfo\/|(newsletter )?abbestellen|abmelden (können|möchten|klicken)|vous désinscrire|se désinscrire|vous désabonner|se désabonner|darse de baja|darte de baja|cancelar (la |tu )?suscripci/im,
   ],
   [
     'no-reply-text',
@@ -146,7 +189,7 @@ const MACHINE_TEXT: Array<[string, RegExp]> = [
   ],
   [
     'order-number-text',
-    /(order|booking|confirmation|invoice|bestell|buchungs|rechnungs|commande|réservation|facture|pedido|reserva|factura)[ -]?(number|nummer|no\.?|nr\.?|#|numéro|n°|número|núm\.?)\s*(is|of|:|#)?\s*[a-z]{0,4}[-#]?\d[\d-]{3,}/i,
+    /(order|booking|confirmation|invoice|bestell|buchungs|rechnungs|commande|réservation|facture|pedido|reserva|factura)[ -]?(number|nummer|no\.?|nr\.?|#|numéro|n°|número|núm\.?)\s*((is|of|:|#)\s*)?[a-z]{0,4}[-#]?\d[\d-]{3,}/i,
   ],
 ];
 
@@ -173,7 +216,7 @@ const RULES: Array<[string, Rule]> = [
       const sender = firstAddress(header('sender'));
       if (!sender || sender === fromAddress) return false;
       const { local, domain } = split(sender);
-      return LIST_ROBOT_LOCAL.test(local) || LIST_DOMAIN.test(domain) || encodedLocal(local);
+      return listRobotLocal(local) || LIST_DOMAIN.test(domain) || encodedLocal(local);
     },
   ],
   ['x-loop', (_m, header) => header('x-loop') !== undefined],
@@ -214,7 +257,7 @@ const RULES: Array<[string, Rule]> = [
       if (!local) return false;
       return (
         MACHINE_LOCAL.test(local) ||
-        LIST_ROBOT_LOCAL.test(local) ||
+        listRobotLocal(local) ||
         encodedLocal(local, true) ||
         domain
           .split('.')

@@ -43,16 +43,25 @@ const headerOf = (part: Part | undefined, name: string) =>
 
 const decode = (data: string) => Buffer.from(data, 'base64url').toString('utf8');
 
-/** The first part of `mimeType` in the MIME tree, depth first (multipart/alternative order). */
-function findPart(part: Part | undefined, mimeType: string): Part | undefined {
-  if (!part) return undefined;
-  if (part.mimeType === mimeType && part.body?.data && !part.filename) return part;
-  for (const child of part.parts ?? []) {
-    const found = findPart(child, mimeType);
-    if (found) return found;
+/**
+ * Every part of the MIME tree, depth first, each before its children. With a stack rather than
+ * recursion: a crafted message can nest parts deeper than the call stack goes.
+ */
+function partsOf(root: Part | undefined): Part[] {
+  const found: Part[] = [];
+  const stack = root ? [root] : [];
+  while (stack.length > 0) {
+    const part = stack.pop()!;
+    found.push(part);
+    const children = part.parts ?? [];
+    for (let i = children.length - 1; i >= 0; i--) if (children[i]) stack.push(children[i]!);
   }
-  return undefined;
+  return found;
 }
+
+/** The first part of `mimeType` in the MIME tree, depth first (multipart/alternative order). */
+const findPart = (root: Part | undefined, mimeType: string) =>
+  partsOf(root).find((part) => part.mimeType === mimeType && part.body?.data && !part.filename);
 
 /** The HTML body, or the plain one as HTML, sanitised; undefined when the message has neither. */
 function bodyOf(payload: Part | undefined): ParsedMessage['body'] {
@@ -78,12 +87,12 @@ function textOf(payload: Part | undefined): string {
   return html?.body?.data ? htmlToText(decode(html.body.data)) : '';
 }
 
-/** Every part's type with its parameters (`text/calendar; method=REPLY`), depth first. */
-function partTypes(part: Part | undefined): string[] {
-  if (!part) return [];
-  const type = headerOf(part, 'Content-Type') ?? part.mimeType ?? '';
-  return [type, ...(part.parts ?? []).flatMap(partTypes)];
-}
+/**
+ * Every part's type with its parameters (`text/calendar; method=REPLY`), depth first. (Each part's
+ * list was copied into its parent's: the square of the depth.)
+ */
+const partTypes = (root: Part | undefined) =>
+  partsOf(root).map((part) => headerOf(part, 'Content-Type') ?? part.mimeType ?? '');
 
 export function parseMessage(message: gmail_v1.Schema$Message): ParsedMessage {
   const payload = message.payload ?? undefined;

@@ -50,9 +50,78 @@ const OPTIONS: sanitizeHtml.IOptions = {
   // tag's frame keeps the original tag; its new name and its text are in `name` and `innerText`.)
   exclusiveFilter: (frame) => {
     const { name, innerText } = frame as typeof frame & { name?: string; innerText?: string };
-    return (name ?? frame.tag) === 'span' && !(innerText ?? frame.text).trim() && !frame.attribs.dir;
+    // sanitize-html adds each closed element's text to its parent's, and this reads it: read
+    // whole at every level, the text of nested spans took the square of the body (1 s for 511
+    // spans around 1 MB). Whether it shows anything is all that is read of it, so that is all it
+    // passes on: one character or none.
+    const shows = /\S/.test(frame.text);
+    frame.text = shows ? '.' : '';
+    const empty = innerText === undefined ? !shows : !innerText.trim();
+    return (name ?? frame.tag) === 'span' && empty && !frame.attribs.dir;
   },
 };
+
+/**
+ * How deep elements may nest, and how many SVG and MathML elements (with the HTML inside them) a
+ * body may open. htmlparser2 keeps its open elements, and whether each is foreign, in arrays it adds
+ * to at the front (and searches on every close), so both cost the square of their length: a
+ * megabyte of `<b>` took 110 s to sanitise, of `<div><svg></div>` 3 s. No mail a person reads nests
+ * that deep (Chromium's HTML parser stops nesting at 512 too); a body that does is read as text.
+ */
+const MAX_DEPTH = 512;
+const FOREIGN = new Set([
+  'math',
+  'svg',
+  'mi',
+  'mo',
+  'mn',
+  'ms',
+  'mtext',
+  'annotation-xml',
+  'foreignobject',
+  'desc',
+  'title',
+]);
+
+class TooDeep extends Error {}
+
+/** sanitize-html's result, or undefined when the HTML nests past MAX_DEPTH (it stops there). */
+function sanitizeBounded(html: string, options: sanitizeHtml.IOptions): string | undefined {
+  let depth = 0;
+  let foreign = 0;
+  try {
+    return sanitizeHtml(html, {
+      ...options,
+      onOpenTag: (name) => {
+        if (++depth > MAX_DEPTH || (FOREIGN.has(name) && ++foreign > MAX_DEPTH)) throw new TooDeep();
+      },
+      onCloseTag: () => {
+        depth--;
+      },
+    });
+  } catch (err) {
+    if (err instanceof TooDeep) return undefined;
+    throw err;
+  }
+}
+
+/** Comments and tags, each to its end (or the text's), in one pass. */
+const MARKUP = /<!--[\s\S]*?(?:-->|$)|<[^>]*>?/g;
+
+/** The text of HTML that nests too deep to parse: its markup removed, its entities left. */
+const withoutMarkup = (html: string) => html.replace(MARKUP, ' ');
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+/** Text escaped for HTML as sanitize-html escapes it (so that sanitising it again changes nothing). */
+const escapeText = (text: string) => text.replace(/[&<>]/g, (c) => ESCAPES[c]!);
+
+/** Escaped text as HTML paragraphs: a blank line parts them, a line break is `<br>`. */
+const paragraphs = (escaped: string) =>
+  escaped
+    .split(/\r?\n\s*\r?\n/)
+    .map((para) => `<p>${para.replace(/\r?\n/g, '<br>')}</p>`)
+    .join('');
 
 /**
  * Whitespace and control characters of every kind (Unicode's separators, format and control
@@ -81,29 +150,24 @@ export interface SanitisedBody {
  * escape their box or load remote content), and remote images held back as `data-remote-src`.
  */
 export function sanitiseMailHtml(html: string): SanitisedBody {
-  const clean = sanitizeHtml(html, OPTIONS);
+  const clean = sanitizeBounded(html, OPTIONS) ?? paragraphs(escapeText(decodeEntities(withoutMarkup(html))));
   return { html: clean, hasRemoteImages: clean.includes('data-remote-src=') };
 }
 
 /** A plain-text body as HTML: escaped, paragraphs kept, links left as text. */
 export function plainTextToHtml(text: string): string {
-  const escaped = sanitizeHtml(text, {
-    allowedTags: [],
-    allowedAttributes: {},
-    disallowedTagsMode: 'escape',
-  });
-  return escaped
-    .split(/\r?\n\s*\r?\n/)
-    .map((para) => `<p>${para.replace(/\r?\n/g, '<br>')}</p>`)
-    .join('');
+  const escaped =
+    sanitizeBounded(text, { allowedTags: [], allowedAttributes: {}, disallowedTagsMode: 'escape' }) ??
+    escapeText(text);
+  return paragraphs(escaped);
 }
 
 /** The visible text of a sanitised body, for a model's prompt (when includeFullContent is on). */
 export function htmlToText(html: string): string {
-  const text = sanitizeHtml(html.replace(/<\/(p|div|br|tr|li|h\d)>/gi, '\n$&'), {
-    allowedTags: [],
-    allowedAttributes: {},
-  }).replace(/&nbsp;/g, ' ');
+  const marked = html.replace(/<\/(p|div|br|tr|li|h\d)>/gi, '\n$&');
+  const text = (
+    sanitizeBounded(marked, { allowedTags: [], allowedAttributes: {} }) ?? withoutMarkup(marked)
+  ).replace(/&nbsp;/g, ' ');
   return decodeEntities(text)
     .replace(/\n{3,}/g, '\n\n')
     .trim();

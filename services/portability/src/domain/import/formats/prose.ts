@@ -3,6 +3,7 @@
  * blocks, inline code, math, comments, HTML tags, URLs, link targets), so a `#` in any of them is
  * never read as a tag. Blanked text becomes spaces, so what is left keeps its place on the line.
  */
+import { isRegExpSpace } from '@haven/kit/unicode';
 
 // A fence may follow list bullets or quote marks (Logseq writes every block as a bullet).
 const FENCE = /^\s*(?:(?:[-*+]|\d+[.)])\s+|>\s?)*(`{3,}|~{3,})/;
@@ -91,22 +92,7 @@ export function ahead(search: (from: number) => number): (from: number) => numbe
 
 const BACKTICK = 96;
 
-/** JavaScript's `\s`. */
-function isSpace(c: number): boolean {
-  return (
-    c === 0x20 ||
-    (c >= 0x09 && c <= 0x0d) ||
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
-}
+const isSpace = isRegExpSpace;
 
 /** What a regex's `.` does not match. */
 const isLineBreak = (c: number) => c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029;
