@@ -89,7 +89,10 @@ function localYearIn(clientDate: string, timezoneOffset: number): boolean {
   return Number.isFinite(local.getTime()) && year >= 1 && year <= 9999;
 }
 
-/** POST /api/thoughts. `clientDate` and `timezoneOffset` let the server compute the user's localDate. */
+/**
+ * POST /api/thoughts. `clientDate` and `timezoneOffset` let the server compute the user's localDate.
+ * The content's `#tags` (as imports read them) are saved as tags too, after the ones in `tags`.
+ */
 export const CreateThoughtBody = z
   .object({
     /** May be empty only for a voice entry that sends audio: the server transcribes it then. */
@@ -212,6 +215,14 @@ export const IdsQuery = z.object({
 });
 export type IdsQuery = z.infer<typeof IdsQuery>;
 
+/** GET /api/thoughts/tags?t=. */
+export const TagsQuery = z.object({ t: CacheBuster });
+export type TagsQuery = z.infer<typeof TagsQuery>;
+
+/** One of the user's tags and how many of their thoughts carry it (any letter case). */
+export const TagCount = z.object({ tag: z.string(), count: z.number().int().positive() });
+export type TagCount = z.infer<typeof TagCount>;
+
 /** POST /api/analyze-content. */
 export const AnalyzeContentBody = z.object({ text: userText('Text cannot be empty') });
 export type AnalyzeContentBody = z.infer<typeof AnalyzeContentBody>;
@@ -250,12 +261,21 @@ export const thoughtsContract = defineContract({
     responses: { 200: z.array(Thought), 401: ErrorBody },
     summary: 'Every thought of the user, newest first (search overlay).',
   },
+  tags: {
+    method: 'GET',
+    path: '/api/thoughts/tags',
+    query: TagsQuery,
+    responses: { 200: z.array(TagCount), 400: ErrorBody, 401: ErrorBody },
+    summary:
+      "The user's tags, most used first, each with how many thoughts carry it (capture suggests them).",
+  },
   create: {
     method: 'POST',
     path: '/api/thoughts',
     body: CreateThoughtBody,
     responses: { 201: Thought, 400: ErrorBody, 401: ErrorBody, 413: ErrorBody },
-    summary: 'Saves (encrypted) and emits thought.changed through the outbox.',
+    summary:
+      'Saves (encrypted) and emits thought.changed through the outbox. `#tags` in the content are added to `tags`.',
   },
   update: {
     method: 'PATCH',

@@ -131,6 +131,17 @@ export async function deleteOwned(db: DbOrTx, userId: number, id: number): Promi
   return row;
 }
 
+/** The tag columns of every thought of the user that has tags (no content, no audio). */
+export function listTagColumns(
+  db: DbOrTx,
+  userId: number,
+): Promise<Pick<ThoughtRow, 'userId' | 'tagsEnc' | 'legacyTags'>[]> {
+  return db
+    .select({ userId: thoughts.userId, tagsEnc: thoughts.tagsEnc, legacyTags: thoughts.legacyTags })
+    .from(thoughts)
+    .where(and(eq(thoughts.userId, userId), or(isNotNull(thoughts.tagsEnc), isNotNull(thoughts.legacyTags))));
+}
+
 /** Ids of the user's thoughts whose blind tag index holds `token` (an exact, normalised tag). */
 export async function idsWithTagToken(db: DbOrTx, userId: number, token: string): Promise<number[]> {
   const rows = await db

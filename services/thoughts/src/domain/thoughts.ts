@@ -1,7 +1,14 @@
 import { audioDataParts } from '@haven/contracts/common';
-import type { CreateThoughtBody, RangeQuery, Thought, UpdateThoughtBody } from '@haven/contracts/thoughts';
+import type {
+  CreateThoughtBody,
+  RangeQuery,
+  TagCount,
+  Thought,
+  UpdateThoughtBody,
+} from '@haven/contracts/thoughts';
 import type { FieldCipher } from '@haven/kit/crypto';
 import type { Db } from '@haven/kit/db';
+import { captureTags } from '@haven/kit/hashtags';
 import { notFound } from '@haven/kit/errors';
 import type { Llm } from '@haven/kit/llm';
 import type { Logger } from '@haven/kit/logger';
@@ -15,6 +22,7 @@ import {
   idsWithTagToken,
   insertThought,
   listAll,
+  listTagColumns,
   findByClientKey,
   listByDay,
   listByIds,
@@ -28,7 +36,7 @@ import { classifyEntry } from './classify';
 import { localDateOf } from './dates';
 import { audioContext, contentContext, presentThought, withoutVoiceMarker, withVoiceMarker } from './present';
 import { thoughtKey } from './portability';
-import type { TagSealer } from './tags';
+import { normaliseTag, type TagSealer } from './tags';
 
 /** What the thoughts domain is built from, once, by the composition root. */
 export interface ThoughtsDeps {
@@ -114,8 +122,27 @@ export function createThoughts({ db, uow, cipher, tags, keys, llm, log }: Though
     },
 
     /**
+     * The user's tags with how many thoughts carry each (spellings that differ only in letter case
+     * count as one, under one of them), most used first. It reads and decrypts
+     * only the tag columns of tagged thoughts: one small decryption per tagged thought.
+     */
+    async tagCounts(userId: number): Promise<TagCount[]> {
+      const counts = new Map<string, TagCount>();
+      for (const row of await listTagColumns(db, userId)) {
+        for (const tag of tags.open(row)) {
+          const key = normaliseTag(tag);
+          const known = counts.get(key);
+          if (known) known.count++;
+          else counts.set(key, { tag, count: 1 });
+        }
+      }
+      return [...counts.values()].sort((a, b) => b.count - a.count || a.tag.localeCompare(b.tag));
+    },
+
+    /**
      * Saves a thought on the user's own calendar day, encrypted, with its `thought.changed` event in
-     * the same transaction. A voice entry sent as audio only is queued for transcription.
+     * the same transaction. Its `#tags` join the tags it was sent with. A voice entry sent as audio
+     * only is queued for transcription.
      */
     async create(userId: number, body: CreateThoughtBody): Promise<Thought> {
       const instant = body.clientDate ? new Date(body.clientDate) : new Date();
@@ -138,7 +165,7 @@ export function createThoughts({ db, uow, cipher, tags, keys, llm, log }: Though
           audioMime: audio ? (audio.mimeType ?? 'audio/webm') : null,
           isVoice: body.isVoice,
           category: body.category,
-          ...tags.seal(userId, body.tags ?? []),
+          ...tags.seal(userId, captureTags(body.content, body.tags)),
           date: instant,
           localDate: localDateOf(instant, body.timezoneOffset),
           timezoneOffset: body.timezoneOffset ?? null,

@@ -11,6 +11,7 @@ export function thoughtsRoutes(thoughts: Thoughts) {
     range: ({ userId, query }) => thoughts.inRange(userId, query),
     byIds: ({ userId, query }) => thoughts.byIds(userId, query.ids),
     all: ({ userId }) => thoughts.all(userId),
+    tags: ({ userId }) => thoughts.tagCounts(userId),
     create: async ({ userId, body }) => reply(201, await thoughts.create(userId, body)),
     update: ({ userId, params, body }) => thoughts.update(userId, params.id, body),
     remove: ({ userId, params }) => thoughts.remove(userId, params.id),

@@ -6,7 +6,7 @@ import { plainTitleHeading } from './headings';
 import { jsonItems } from './json-items';
 import { noteItems } from './note';
 import { resolveDate } from './note-date';
-import { finalTags, metaTags, textTags } from './tags';
+import { finalTags, metaTags, textTags } from '@haven/kit/hashtags';
 import { failed, skipped, walkEntries, type ItemBody } from './walk';
 
 interface DayOneEntry {

@@ -6,7 +6,7 @@ import { enexNotes, type EnexNote } from './enex';
 import { enmlToMarkdown } from './html-markdown';
 import { noteItems } from './note';
 import { resolveDate } from './note-date';
-import { finalTags, metaTags, textTags } from './tags';
+import { finalTags, metaTags, textTags } from '@haven/kit/hashtags';
 import { failed, skipped, walkEntries, type ItemBody } from './walk';
 
 /** One note's thoughts, or why it has none. */

@@ -6,7 +6,7 @@ import type { FormatReader, ImportSource } from '../source';
 import { relativeName, topFolder } from './entries';
 import { jsonItems } from './json-items';
 import { splitNote } from './split';
-import { finalTags } from './tags';
+import { finalTags } from '@haven/kit/hashtags';
 import { failed, skipped, walkEntries, type ItemBody } from './walk';
 
 /** A thought as our export writes it (its id and hasAudio are the old account's, not imported). */

@@ -8,7 +8,7 @@ import { JOPLIN_ID, JOPLIN_TYPES, parseJoplinItem } from './joplin-raw';
 import { markdownNote } from './markdown-note';
 import { noteItems } from './note';
 import { resolveDate } from './note-date';
-import { finalTags, textTags } from './tags';
+import { finalTags, textTags } from '@haven/kit/hashtags';
 import { skipped, walkEntries, type ItemBody, tooLarge } from './walk';
 
 /** One RAW note (or the reason a RAW item of another type is not one). */

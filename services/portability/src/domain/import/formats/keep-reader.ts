@@ -4,7 +4,7 @@ import { fromInstant } from './dates';
 import { baseName, extensionOf, hiddenReason, notANote, relativeName, topFolder } from './entries';
 import { noteItems } from './note';
 import { resolveDate } from './note-date';
-import { finalTags, textTags } from './tags';
+import { finalTags, textTags } from '@haven/kit/hashtags';
 import { failed, skipped, walkEntries, type ItemBody, tooLarge } from './walk';
 
 interface KeepNote {

@@ -4,7 +4,7 @@ import { metaValue, normaliseText, splitFrontMatter } from './front-matter';
 import { titleHeading } from './headings';
 import { categoryOf, noteItems } from './note';
 import { createdDate, resolveDate, updatedDate } from './note-date';
-import { finalTags, metaTags, textTags } from './tags';
+import { finalTags, metaTags, textTags } from '@haven/kit/hashtags';
 import { failed, type ItemBody } from './walk';
 
 /** How a format reads its Markdown and text files. */

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cpuMs } from '@haven/kit/testing';
-import { maskInline, proseLines } from './prose';
-import { textTags } from './tags';
+import { maskInline, proseLines } from '@haven/kit/prose';
+import { textTags } from '@haven/kit/hashtags';
 
 const blank = (s: string) => ' '.repeat(s.length);
 

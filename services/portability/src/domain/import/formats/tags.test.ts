@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { finalTags, metaTags, textTags } from './tags';
+import { finalTags, metaTags, textTags } from '@haven/kit/hashtags';
 
 const tags = (text: string) => finalTags(textTags(text, { indentedCode: true }));
 

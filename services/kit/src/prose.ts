@@ -3,7 +3,7 @@
  * blocks, inline code, math, comments, HTML tags, URLs, link targets), so a `#` in any of them is
  * never read as a tag. Blanked text becomes spaces, so what is left keeps its place on the line.
  */
-import { isRegExpSpace } from '@haven/kit/unicode';
+import { isRegExpSpace } from './unicode';
 
 // A fence may follow list bullets or quote marks (Logseq writes every block as a bullet).
 const FENCE = /^\s*(?:(?:[-*+]|\d+[.)])\s+|>\s?)*(`{3,}|~{3,})/;

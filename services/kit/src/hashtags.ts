@@ -3,7 +3,8 @@ import { ahead, blankSpans, proseLines } from './prose';
 
 /**
  * Tags as Obsidian reads them: `#tag` outside code, URLs, link targets and HTML; letters, digits,
- * `_`, `-` and `/` (nested `a/b`); case-insensitive, the first spelling kept.
+ * `_`, `-` and `/` (nested `a/b`); case-insensitive, the first spelling kept. The import readers and
+ * the thoughts service's capture read hashtags with these same rules. Every scan is linear in the text.
  */
 
 // Preceded by the start of the line or a space (so `a#b`, `'#foo'` and `url#frag` are not tags).
@@ -137,4 +138,13 @@ export function finalTags(...lists: string[][]): string[] {
     if (tags.length === MAX_TAGS) break;
   }
   return tags;
+}
+
+/**
+ * The tags of a thought as captured: its `#tags` (prose only: not in code or URLs, at least one
+ * letter) after the `tags` it was sent with, first spelling kept, within the contract's limits.
+ * Typed text is not Markdown written by another app, so indented lines are prose, not code.
+ */
+export function captureTags(content: string, sent: string[] = []): string[] {
+  return finalTags(sent, textTags(content, { indentedCode: false }));
 }
