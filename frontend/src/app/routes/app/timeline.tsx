@@ -37,7 +37,8 @@ export function TimelineRoute() {
           }}
         />
       </SimplePage>
-      <ScreenTabBar />
+      {/* A thought written here is dated the day shown, and the view follows it to its day. */}
+      <ScreenTabBar day={date} onSaved={(saved) => setParams({ date: saved.localDate }, { replace: true })} />
     </>
   );
 }

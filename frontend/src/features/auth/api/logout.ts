@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { authContract } from '@haven/contracts/auth';
 import { setSession } from '@/features/auth/lib/set-session';
 import { api } from '@/lib/api';
+import { clearDrafts } from '@/lib/drafts';
 import type { MutationConfig } from '@/lib/query-client';
 
 /** Revokes the session and clears the cookie (the answer is not read). */
@@ -10,7 +11,7 @@ export async function logout(): Promise<void> {
   await api(authContract.logout);
 }
 
-/** Logs out and empties the cache; the caller's `onSuccess` then runs. */
+/** Logs out, empties the cache and deletes the drafts kept on this device; the caller's `onSuccess` then runs. */
 export function useLogout({ mutationConfig }: { mutationConfig?: MutationConfig<typeof logout> } = {}) {
   const queryClient = useQueryClient();
   const { onSuccess, ...restConfig } = mutationConfig ?? {};
@@ -19,6 +20,7 @@ export function useLogout({ mutationConfig }: { mutationConfig?: MutationConfig<
     mutationFn: logout,
     onSuccess: (...args) => {
       setSession(queryClient, null);
+      void clearDrafts();
       return onSuccess?.(...args);
     },
   });

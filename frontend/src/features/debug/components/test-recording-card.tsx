@@ -11,7 +11,7 @@ import {
 } from '@/features/debug/hooks/use-test-recording';
 import { useNow } from '@/features/debug/hooks/use-now';
 import { Waveform } from '@/features/thoughts/components/waveform';
-import { VOICE_PROBLEMS, type VoiceProblem } from '@/features/thoughts/lib/voice-problems';
+import { voiceProblemText, type VoiceProblem } from '@/features/thoughts/lib/voice-problems';
 
 /** What to try next after each problem the recorder reports, in place of the capture dialog's toasts. */
 const PROBLEM_HINTS: Partial<Record<VoiceProblem, string>> = {
@@ -100,10 +100,10 @@ export function TestRecordingCard() {
         {test.problem && (
           <div role="alert" className="rounded-lg border border-destructive/40 bg-destructive/10 p-3 text-sm">
             <p className="font-medium text-destructive dark:text-red-400">
-              {VOICE_PROBLEMS[test.problem].toast.title}
+              {voiceProblemText(test.problem).title}
             </p>
             <p className="mt-1">
-              {PROBLEM_HINTS[test.problem] ?? VOICE_PROBLEMS[test.problem].toast.description}
+              {PROBLEM_HINTS[test.problem] ?? voiceProblemText(test.problem).description}
             </p>
           </div>
         )}

@@ -1,10 +1,14 @@
 import { MAX_CONTENT_LENGTH, type Thought } from '@haven/contracts/thoughts';
 import { Eye, PenLine, Trash2 } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 
 import { useDeleteThought } from '@/features/thoughts/api/delete-thought';
 import { useUpdateThought } from '@/features/thoughts/api/update-thought';
 import { TagEditor } from '@/features/thoughts/components/tag-editor';
+import { useAutosize } from '@/features/thoughts/hooks/use-autosize';
+import type { DiscardGuard } from '@/features/thoughts/hooks/use-discard-guard';
+import { submitOnModEnter } from '@/features/thoughts/lib/submit-on-mod-enter';
+import { useDraft } from '@/hooks/use-draft';
 import { CATEGORY_OPTIONS } from '@/components/thoughts/thought-categories';
 import { changesOf, draftOf, type ThoughtDraft } from '@/features/thoughts/lib/thought-changes';
 import { formatShortDay, formatTimeOfDay } from '@/components/thoughts/thought-format';
@@ -22,14 +26,38 @@ import { getErrorMessage } from '@/lib/api';
 interface EditThoughtFormProps {
   thought: Thought;
   onClose: () => void;
+  /** Filled in so the dialog can ask before unsaved changes are closed away. */
+  guardRef: { current: DiscardGuard | null };
 }
 
 /**
  * Category, text and tags of one thought; Save sends only what changed, Delete asks first. A Markdown
  * note (imported) opens as a rendered preview with an 'Edit text' switch to its Markdown.
  */
-export function EditThoughtForm({ thought, onClose }: EditThoughtFormProps) {
+export function EditThoughtForm({ thought, onClose, guardRef }: EditThoughtFormProps) {
   const [draft, setDraft] = useState<ThoughtDraft>(() => draftOf(thought));
+  // The text as typed is kept on the device until it is saved (a reload or a closed tab loses nothing).
+  const kept = useDraft({
+    slot: `edit:${thought.id}`,
+    text: draft.content,
+    unsaved: draft.content.trim() !== thought.content.trim(),
+    onRestore: useCallback((text: string) => setDraft((d) => ({ ...d, content: text })), []),
+  });
+  const area = useRef<HTMLTextAreaElement>(null);
+  useAutosize(area, draft.content);
+  const latest = useRef({ draft, forget: kept.forget });
+  useEffect(() => {
+    latest.current = { draft, forget: kept.forget };
+  });
+  useEffect(() => {
+    guardRef.current = {
+      unsaved: () => changesOf(thought, latest.current.draft) !== null,
+      discard: () => void latest.current.forget(),
+    };
+    return () => {
+      guardRef.current = null;
+    };
+  }, [guardRef, thought]);
   const [confirming, setConfirming] = useState(false);
   // An imported Markdown note opens rendered, to read; its text is one tap away.
   const markdown = thought.format === 'markdown';
@@ -37,6 +65,7 @@ export function EditThoughtForm({ thought, onClose }: EditThoughtFormProps) {
   const update = useUpdateThought({
     mutationConfig: {
       onSuccess: () => {
+        void kept.forget();
         toast({ title: 'Thought updated', description: 'Your changes have been saved.' });
         onClose();
       },
@@ -51,6 +80,7 @@ export function EditThoughtForm({ thought, onClose }: EditThoughtFormProps) {
   const remove = useDeleteThought({
     mutationConfig: {
       onSuccess: () => {
+        void kept.forget();
         toast({ title: 'Thought deleted', description: 'Your thought has been permanently removed.' });
         onClose();
       },
@@ -70,15 +100,19 @@ export function EditThoughtForm({ thought, onClose }: EditThoughtFormProps) {
     if (blank || busy) return;
     const changes = changesOf(thought, draft);
     if (changes) update.mutate({ id: thought.id, changes });
-    else onClose();
+    else {
+      void kept.forget();
+      onClose();
+    }
   }
 
   return (
-    <form onSubmit={save} className="flex flex-col gap-4">
+    <form onSubmit={save} onKeyDown={submitOnModEnter} className="flex flex-col gap-4">
       <DialogHeader>
         <DialogTitle>Edit Thought</DialogTitle>
         <DialogDescription>
           {formatShortDay(thought.localDate)} at {formatTimeOfDay(thought.date)}
+          {kept.restored && <span role="status"> · Draft restored</span>}
         </DialogDescription>
       </DialogHeader>
 
@@ -121,11 +155,14 @@ export function EditThoughtForm({ thought, onClose }: EditThoughtFormProps) {
         />
       ) : (
         <Textarea
+          ref={area}
           value={draft.content}
           onChange={(event) => setDraft((d) => ({ ...d, content: event.target.value }))}
           aria-label="Edit your thought..."
           placeholder="Edit your thought..."
           rows={markdown ? 10 : 5}
+          // Grows with its text (at least the spec's 5 rows) up to most of the screen, then scrolls.
+          className="max-h-[60dvh] overflow-y-auto"
           maxLength={MAX_CONTENT_LENGTH}
           disabled={busy}
         />

@@ -3,6 +3,8 @@ import { useEffect, useId, useRef } from 'react';
 import { MAX_CONTENT_LENGTH } from '@haven/contracts/thoughts';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
+import { TagSuggestions } from '@/features/thoughts/components/tag-suggestions';
+import { useHashtagSuggestions } from '@/features/thoughts/hooks/use-hashtag-suggestions';
 
 interface KeyboardPanelProps {
   value: string;
@@ -13,10 +15,14 @@ interface KeyboardPanelProps {
   invalid?: boolean;
 }
 
-/** Keyboard mode: one text area, focused with the caret after any text as soon as the mode is chosen. */
+/**
+ * Keyboard mode: one text area, focused with the caret after any text as soon as the mode is chosen.
+ * Typing `#` offers the user's existing tags.
+ */
 export function KeyboardPanel({ value, onChange, describedBy, invalid }: KeyboardPanelProps) {
   const id = useId();
   const ref = useRef<HTMLTextAreaElement>(null);
+  const suggestions = useHashtagSuggestions({ area: ref, value, onChange });
 
   // Also after a forced switch (microphone failure), so typing can continue where speech left off.
   useEffect(() => {
@@ -29,19 +35,33 @@ export function KeyboardPanel({ value, onChange, describedBy, invalid }: Keyboar
   return (
     <div className="flex flex-col gap-2">
       <Label htmlFor={id}>Your thought</Label>
-      <Textarea
-        ref={ref}
-        id={id}
-        placeholder="What's on your mind?"
-        rows={5}
-        // About as tall as the voice panel, so switching modes does not make the dialog jump.
-        className="min-h-54"
-        maxLength={MAX_CONTENT_LENGTH}
-        aria-describedby={describedBy}
-        aria-invalid={invalid || undefined}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-      />
+      <div className="relative">
+        <Textarea
+          ref={ref}
+          id={id}
+          placeholder="What's on your mind? #tags become tags"
+          rows={5}
+          // About as tall as the voice panel, so switching modes does not make the dialog jump.
+          className="min-h-54"
+          maxLength={MAX_CONTENT_LENGTH}
+          aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
+          {...suggestions.boxProps}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          onKeyDown={suggestions.onKeyDown}
+          onSelect={suggestions.track}
+          onKeyUp={suggestions.track}
+          onClick={suggestions.track}
+        />
+        <TagSuggestions
+          listId={suggestions.listId}
+          optionId={suggestions.optionId}
+          options={suggestions.options}
+          active={suggestions.active}
+          onPick={suggestions.pick}
+        />
+      </div>
     </div>
   );
 }

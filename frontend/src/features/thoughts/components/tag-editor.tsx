@@ -12,9 +12,12 @@ interface TagEditorProps {
   disabled?: boolean;
 }
 
-/** Adds `raw` (trimmed) unless it is blank or already there in any letter case. */
+/**
+ * Adds `raw` (trimmed, without the `#`s a tag is often typed with: '#Morning Routine' is 'Morning
+ * Routine') unless it is blank or already there in any letter case.
+ */
 export function addTag(tags: string[], raw: string): string[] {
-  const tag = raw.trim();
+  const tag = raw.trim().replace(/^#+\s*/, '');
   if (!tag || tags.some((t) => t.toLowerCase() === tag.toLowerCase())) return tags;
   return [...tags, tag];
 }
@@ -25,7 +28,7 @@ export function TagEditor({ tags, onChange, disabled = false }: TagEditorProps) 
   const full = tags.length >= MAX_TAGS;
 
   function add() {
-    if (!draft.trim() || full) return;
+    if (!draft.replace(/^\s*#*/, '').trim() || full) return;
     onChange(addTag(tags, draft));
     setDraft('');
   }

@@ -40,6 +40,8 @@ export interface CaptureSubmission {
   collectAudio: () => Promise<Blob | null>;
   /** 'chat' starts a conversation with the assistant instead of saving a thought. */
   type: 'thought' | 'chat';
+  /** When the entry is dated: now, or the day and time the user picked. */
+  date: Date;
 }
 
 function toastEmptyContent(): void {
@@ -133,7 +135,7 @@ export function useSubmitCapture({
     }
   }
 
-  async function submit({ text, category, isVoice, collectAudio, type }: CaptureSubmission) {
+  async function submit({ text, category, isVoice, collectAudio, type, date }: CaptureSubmission) {
     const content = text.trim();
     if (!content && !isVoice) return toastEmptyContent();
     setPreparing(true);
@@ -143,7 +145,6 @@ export function useSubmitCapture({
       if (!content && !audioData) return toastEmptyContent();
       if (isVoice && !recording)
         toast({ title: 'Audio recording issue', description: 'No audio was captured' });
-      const now = new Date();
       // The entry as a thought: saved now, or, for a chat, kept for the Undo that saves it after all.
       const thought = {
         clientKey: crypto.randomUUID(),
@@ -151,8 +152,9 @@ export function useSubmitCapture({
         category,
         isVoice,
         audioData,
-        clientDate: now.toISOString(),
-        timezoneOffset: now.getTimezoneOffset(),
+        clientDate: date.toISOString(),
+        // The offset of that moment, not of today's: a day across a daylight-saving change stays that day.
+        timezoneOffset: date.getTimezoneOffset(),
       };
       if (type === 'chat' && content) {
         const { clientKey: _key, category: _category, ...message } = thought;

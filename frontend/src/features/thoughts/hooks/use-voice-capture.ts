@@ -4,7 +4,7 @@ import { useAudioRecorder } from '@/features/thoughts/hooks/use-audio-recorder';
 import { useSpeechRecognition } from '@/hooks/use-speech-recognition';
 import { CAPTURE_START_DELAY_MS } from '@/features/thoughts/lib/capture-constants';
 import { getSpeechRecognition } from '@/lib/speech-recognition';
-import { VOICE_PROBLEMS, type VoiceProblem } from '@/features/thoughts/lib/voice-problems';
+import { VOICE_PROBLEMS, type VoiceNotice, type VoiceProblem } from '@/features/thoughts/lib/voice-problems';
 import { toast } from '@/hooks/use-toast';
 
 interface VoiceCaptureOptions {
@@ -12,13 +12,14 @@ interface VoiceCaptureOptions {
   voiceMode: boolean;
   /** A finished spoken phrase, to append to the text. */
   onTranscript: (transcript: string) => void;
-  /** The microphone or recognizer failed for good: switch to keyboard mode. */
-  onFallback: () => void;
+  /** The microphone or recognizer failed for good: switch to keyboard mode, saying why in the sheet. */
+  onFallback: (notice: VoiceNotice) => void;
 }
 
 /**
  * Speech recognition plus audio recording for the capture dialog, started 100 ms after mount while
- * in voice mode. Problems are toasted here and end in keyboard mode or a stopped recording.
+ * in voice mode. A problem that ends in keyboard mode is handed to `onFallback` to say in the sheet;
+ * the others are toasted here (a stopped recording, a warning).
  */
 export function useVoiceCapture({ voiceMode, onTranscript, onFallback }: VoiceCaptureOptions) {
   const [started, setStarted] = useState(false);
@@ -29,8 +30,8 @@ export function useVoiceCapture({ voiceMode, onTranscript, onFallback }: VoiceCa
   const report = useCallback(
     (problem: VoiceProblem) => {
       const reaction = VOICE_PROBLEMS[problem];
+      if (reaction.then === 'keyboard') return onFallback(reaction.notice);
       toast(reaction.toast);
-      if (reaction.then === 'keyboard') onFallback();
       if (reaction.then === 'stop') setStopped(true);
     },
     [onFallback],

@@ -1,23 +1,29 @@
+import type { ReactNode } from 'react';
+
 import type { ToastInput } from '@/hooks/use-toast';
 import type { SpeechProblem } from '@/lib/speech-recognition';
 
 /** Everything that can go wrong with the microphone or speech recognition while capturing. */
 export type VoiceProblem = SpeechProblem | 'no-microphone' | 'silent' | 'unavailable' | 'recorder-error';
 
-interface VoiceProblemReaction {
-  toast: ToastInput;
-  /** `keyboard` switches the dialog to typing; `stop` ends recording but stays in voice mode. */
-  then: 'keyboard' | 'stop' | 'continue';
+/** Why the sheet switched to typing, said inline above the text box (never a toast over Cancel). */
+export interface VoiceNotice {
+  title: string;
+  description: string;
 }
+
+type VoiceProblemReaction =
+  /** The sheet switches to typing and says why in the sheet itself. */
+  | { then: 'keyboard'; notice: VoiceNotice }
+  /** `stop` ends recording but stays in voice mode; `continue` only tells. */
+  | { then: 'stop' | 'continue'; toast: ToastInput };
 
 /** What the user is told about each problem, and what the dialog does next (spec section 8). */
 export const VOICE_PROBLEMS: Record<VoiceProblem, VoiceProblemReaction> = {
   unsupported: {
-    toast: {
+    notice: {
       title: 'Speech recognition not available',
-      description:
-        'Your browser does not support speech recognition. Please use Chrome or Edge, or type instead.',
-      variant: 'destructive',
+      description: "This browser can't take dictation, so you're typing. Chrome or Edge can.",
     },
     then: 'keyboard',
   },
@@ -26,26 +32,24 @@ export const VOICE_PROBLEMS: Record<VoiceProblem, VoiceProblemReaction> = {
     then: 'stop',
   },
   'microphone-error': {
-    toast: {
+    notice: {
       title: 'Microphone error',
-      description: 'The microphone stopped working. Switching to text input.',
-      variant: 'destructive',
+      description: "The microphone stopped working, so you're typing. Your words so far are kept.",
     },
     then: 'keyboard',
   },
   denied: {
-    toast: {
+    notice: {
       title: 'Microphone access denied',
-      description: 'Allow microphone access in your browser to record, or type your thought.',
-      variant: 'destructive',
+      description:
+        "Microphone access was refused, so you're typing. To speak instead, allow the microphone in your browser's site settings.",
     },
     then: 'keyboard',
   },
   'no-microphone': {
-    toast: {
+    notice: {
       title: 'Microphone issue',
-      description: 'No working microphone was found. Switching to text input.',
-      variant: 'destructive',
+      description: "No working microphone was found, so you're typing.",
     },
     then: 'keyboard',
   },
@@ -57,10 +61,9 @@ export const VOICE_PROBLEMS: Record<VoiceProblem, VoiceProblemReaction> = {
     then: 'continue',
   },
   unavailable: {
-    toast: {
+    notice: {
       title: 'Microphone Unavailable',
-      description: 'The microphone is not delivering audio. Switching to text input.',
-      variant: 'destructive',
+      description: "The microphone is not delivering audio, so you're typing. Your words so far are kept.",
     },
     then: 'keyboard',
   },
@@ -73,3 +76,9 @@ export const VOICE_PROBLEMS: Record<VoiceProblem, VoiceProblemReaction> = {
     then: 'continue',
   },
 };
+
+/** What is said about a problem, whether in the sheet or in a toast. */
+export function voiceProblemText(problem: VoiceProblem): { title?: ReactNode; description?: ReactNode } {
+  const reaction = VOICE_PROBLEMS[problem];
+  return reaction.then === 'keyboard' ? reaction.notice : reaction.toast;
+}
