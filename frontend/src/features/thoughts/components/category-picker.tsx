@@ -20,7 +20,8 @@ export function CategoryPicker({ value, onChange }: CategoryPickerProps) {
         <Toggle
           key={category.value}
           size="sm"
-          className="rounded-full"
+          // 44 px high for a thumb, with the chip's small text.
+          className="h-11 rounded-full"
           pressed={value === category.value}
           onClick={() => onChange(category.value)}
         >

@@ -162,7 +162,7 @@ export function EditThoughtForm({ thought, onClose, guardRef }: EditThoughtFormP
           placeholder="Edit your thought..."
           rows={markdown ? 10 : 5}
           // Grows with its text (at least the spec's 5 rows) up to most of the screen, then scrolls.
-          className="max-h-[60dvh] overflow-y-auto"
+          className="max-h-[calc(100dvh-24rem)] overflow-y-auto"
           maxLength={MAX_CONTENT_LENGTH}
           disabled={busy}
         />

@@ -13,11 +13,21 @@ interface ModeSwitchProps {
 export function ModeSwitch({ mode, onModeChange }: ModeSwitchProps) {
   return (
     <div role="group" aria-label="Input mode" className="grid grid-cols-2 gap-1 rounded-xl bg-muted p-1">
-      <Toggle variant="segment" pressed={mode === 'voice'} onClick={() => onModeChange('voice')}>
+      <Toggle
+        variant="segment"
+        className="h-11"
+        pressed={mode === 'voice'}
+        onClick={() => onModeChange('voice')}
+      >
         <Mic aria-hidden="true" />
         Voice
       </Toggle>
-      <Toggle variant="segment" pressed={mode === 'keyboard'} onClick={() => onModeChange('keyboard')}>
+      <Toggle
+        variant="segment"
+        className="h-11"
+        pressed={mode === 'keyboard'}
+        onClick={() => onModeChange('keyboard')}
+      >
         <Keyboard aria-hidden="true" />
         Keyboard
       </Toggle>
