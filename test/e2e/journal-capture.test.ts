@@ -276,16 +276,20 @@ describe('the journal capture in Chromium at 390×844', () => {
     await context.close();
   });
 
-  it('saves with Ctrl+Enter, and the sheet stays put when the chat hint appears', async () => {
+  it('saves with Ctrl+Enter', async () => {
     const { context, page } = await open('/home');
-    let dialog = await openCapture(page);
+    const dialog = await openCapture(page);
     await typeInKeyboard(dialog, 'Saved from the keyboard alone.');
     await page.keyboard.press('Control+Enter');
     await page.getByText('Thought saved', { exact: true }).waitFor();
     await dialog.waitFor({ state: 'hidden' });
     expect((await allThoughts(page)).map((t) => t.content)).toContain('Saved from the keyboard alone.');
+    await context.close();
+  });
 
-    dialog = await openCapture(page);
+  it('keeps the sheet where it is when the chat hint appears', async () => {
+    const { context, page } = await open('/home');
+    const dialog = await openCapture(page);
     await typeInKeyboard(dialog, '');
     const top = (await dialog.boundingBox())!.y;
     await dialog.getByRole('textbox', { name: 'Your thought' }).fill('What should I cook tonight?');

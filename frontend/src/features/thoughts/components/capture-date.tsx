@@ -35,7 +35,7 @@ export function CaptureDate({ value, onChange }: CaptureDateProps) {
       <Button
         variant="outline"
         aria-expanded={open}
-        aria-controls={panelId}
+        aria-controls={open ? panelId : undefined}
         onClick={() => setOpen((o) => !o)}
         className="h-11 self-start rounded-full px-3.5 font-normal"
       >
