@@ -143,6 +143,34 @@ describe('the journal capture in Chromium at 390×844', () => {
     await context.close();
   });
 
+  it('deletes the drafts on this device at logout', async () => {
+    // A session of its own: logging out revokes it, and the other tests keep theirs.
+    const { context, page } = await phonePage(stack.browser, stack.product.url, 'light');
+    await page.addInitScript(WORKING_MICROPHONE);
+    const login = () =>
+      page.request.post('/api/login', { data: { email: 'ines@example.com', password: 'river-stones' } });
+    expect((await login()).status()).toBe(200);
+    await page.goto('/home');
+    let dialog = await openCapture(page);
+    await typeInKeyboard(dialog, 'Half a thought before logging out');
+    await page.reload();
+    dialog = await openCapture(page);
+    await expect
+      .poll(() => dialog.getByRole('textbox', { name: 'Your thought' }).inputValue())
+      .toBe('Half a thought before logging out');
+
+    await page.goto('/settings');
+    await page.getByRole('tab', { name: 'Display' }).click();
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL('**/welcome');
+    expect((await login()).status()).toBe(200);
+    await page.goto('/home');
+    dialog = await openCapture(page);
+    await page.waitForTimeout(300);
+    expect(await dialog.getByRole('textbox', { name: 'Your thought' }).inputValue()).toBe('');
+    await context.close();
+  });
+
   it('keeps the draft when a save fails, and deletes it once saved', async () => {
     const { context, page } = await open('/home');
     const refuse = (route: Route) =>

@@ -1,6 +1,6 @@
 import { MAX_TAG_LENGTH, MAX_TAGS } from '@haven/contracts/thoughts';
 import { Plus, X } from 'lucide-react';
-import { useState, type KeyboardEvent } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -25,12 +25,15 @@ export function addTag(tags: string[], raw: string): string[] {
 /** A tag input with an Add button (Enter adds too) above the current tags as removable chips. */
 export function TagEditor({ tags, onChange, disabled = false }: TagEditorProps) {
   const [draft, setDraft] = useState('');
+  const input = useRef<HTMLInputElement>(null);
   const full = tags.length >= MAX_TAGS;
 
   function add() {
     if (!draft.replace(/^\s*#*/, '').trim() || full) return;
     onChange(addTag(tags, draft));
     setDraft('');
+    // Add disables itself with the box empty: the focus goes back to the box, not to the page.
+    input.current?.focus();
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
@@ -43,6 +46,7 @@ export function TagEditor({ tags, onChange, disabled = false }: TagEditorProps) 
     <div className="flex flex-col gap-2.5">
       <div className="flex gap-2">
         <Input
+          ref={input}
           value={draft}
           onChange={(event) => setDraft(event.target.value)}
           onKeyDown={onKeyDown}
