@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page, Route } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiDouble } from '../doubles/openai-server';
@@ -70,12 +71,25 @@ describe('the journal capture in Chromium at 390×844', () => {
     return { context, page };
   };
 
-  /** A screenshot in light and in dark (the theme follows the system setting). */
+  /** Serious or critical accessibility faults in the open dialogs (contrast included). */
+  const audit = async (page: Page, label: string) => {
+    const { violations } = await new AxeBuilder({ page })
+      .include('[role="dialog"], [role="alertdialog"]')
+      .analyze();
+    return violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${label}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  };
+
+  /** A screenshot in light and in dark (the theme follows the system setting), each audited. */
   const shoot = async (page: Page, name: string) => {
     await page.screenshot({ path: shotPath(`${name}-light`) });
+    const faults = await audit(page, `${name} light`);
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.waitForTimeout(150);
     await page.screenshot({ path: shotPath(`${name}-dark`) });
+    faults.push(...(await audit(page, `${name} dark`)));
+    expect(faults).toEqual([]);
     await page.emulateMedia({ colorScheme: 'light' });
     await page.waitForTimeout(150);
   };
