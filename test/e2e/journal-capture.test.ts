@@ -86,12 +86,13 @@ describe('the journal capture in Chromium at 390×844', () => {
     await page.screenshot({ path: shotPath(`${name}-light`) });
     const faults = await audit(page, `${name} light`);
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.waitForTimeout(150);
+    // Past the colour transitions (150 ms), so the picture is the dark theme, not a blend.
+    await page.waitForTimeout(600);
     await page.screenshot({ path: shotPath(`${name}-dark`) });
     faults.push(...(await audit(page, `${name} dark`)));
     expect(faults).toEqual([]);
     await page.emulateMedia({ colorScheme: 'light' });
-    await page.waitForTimeout(150);
+    await page.waitForTimeout(600);
   };
 
   const openCapture = async (page: Page) => {
