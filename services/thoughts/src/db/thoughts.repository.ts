@@ -131,7 +131,7 @@ export async function deleteOwned(db: DbOrTx, userId: number, id: number): Promi
   return row;
 }
 
-/** The tag columns of every thought of the user that has tags (no content, no audio). */
+/** The tag columns of every thought of the user that has tags (no content, no audio), newest first. */
 export function listTagColumns(
   db: DbOrTx,
   userId: number,
@@ -139,7 +139,8 @@ export function listTagColumns(
   return db
     .select({ userId: thoughts.userId, tagsEnc: thoughts.tagsEnc, legacyTags: thoughts.legacyTags })
     .from(thoughts)
-    .where(and(eq(thoughts.userId, userId), or(isNotNull(thoughts.tagsEnc), isNotNull(thoughts.legacyTags))));
+    .where(and(eq(thoughts.userId, userId), or(isNotNull(thoughts.tagsEnc), isNotNull(thoughts.legacyTags))))
+    .orderBy(desc(thoughts.id));
 }
 
 /** Ids of the user's thoughts whose blind tag index holds `token` (an exact, normalised tag). */

@@ -123,7 +123,7 @@ export function createThoughts({ db, uow, cipher, tags, keys, llm, log }: Though
 
     /**
      * The user's tags with how many thoughts carry each (spellings that differ only in letter case
-     * count as one, under one of them), most used first. It reads and decrypts
+     * count as one, under the latest thought's spelling), most used first. It reads and decrypts
      * only the tag columns of tagged thoughts: one small decryption per tagged thought.
      */
     async tagCounts(userId: number): Promise<TagCount[]> {
