@@ -1,6 +1,7 @@
 import { useSearchParams } from 'react-router-dom';
 
 import { ScreenTabBar } from '@/app/routes/app/screen-tab-bar';
+import { SearchHost } from '@/app/routes/app/search-host';
 import { SimplePage } from '@/components/layouts/simple-page';
 import { paths } from '@/config/paths';
 import { usePreferences } from '@/features/settings/api/get-preferences';
@@ -38,6 +39,7 @@ export function TimelineRoute() {
         />
       </SimplePage>
       <ScreenTabBar />
+      <SearchHost />
     </>
   );
 }

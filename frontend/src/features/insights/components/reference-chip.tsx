@@ -49,13 +49,10 @@ export function ReferenceChip({ n, thought }: { n: number; thought: Thought | un
               {formatLongDate(new Date(thought.date))} · {CATEGORY_LABELS[displayCategory(thought.category)]}
             </DialogDescription>
           </DialogHeader>
-          {thought.format === 'markdown' ? (
-            <Suspense fallback={<PlainContent text={thought.content} />}>
-              <Markdown text={thought.content} variant="note" className="text-sm leading-relaxed" />
-            </Suspense>
-          ) : (
-            <PlainContent text={thought.content} />
-          )}
+          {/* Typed thoughts too: their line breaks stay, and a bare address becomes a link. */}
+          <Suspense fallback={<PlainContent text={thought.content} />}>
+            <Markdown text={thought.content} variant="note" className="text-sm leading-relaxed" />
+          </Suspense>
           {thought.tags.length > 0 && (
             <div className="flex flex-wrap gap-1.5">
               {thought.tags.map((tag) => (
@@ -71,7 +68,7 @@ export function ReferenceChip({ n, thought }: { n: number; thought: Thought | un
   );
 }
 
-/** A thought's text as written (also what a Markdown note shows while its renderer loads). */
+/** A thought's text as written, while the Markdown renderer loads. */
 function PlainContent({ text }: { text: string }) {
   return <p className="whitespace-pre-wrap break-words text-sm leading-relaxed">{text}</p>;
 }
