@@ -7,13 +7,7 @@ import { insightsService } from '@haven/insights/service';
 import { thoughtsService } from '@haven/thoughts/service';
 import type { ChatRequest } from '../../../test/doubles/openai-server';
 import { startOpenAiDouble } from '../../../test/doubles/openai-server';
-import {
-  moodLine,
-  nextWeekInvitations,
-  quoteLine,
-  REVIEW_LOCAL_NOTE,
-  REVIEW_PRIVATE_NOTE,
-} from '../src/domain/review';
+import { moodLine, nextWeekInvitations, REVIEW_LOCAL_NOTE, REVIEW_PRIVATE_NOTE } from '../src/domain/review';
 import { weekLabel, weekStartOf, weekToReview } from '@haven/contracts/weekly-review';
 import { assistantService } from '../src/service';
 
@@ -31,14 +25,6 @@ describe('the week a review covers', () => {
     expect(weekStartOf(weekToReview('2026-11-21'))).toBe('2026-11-16');
     expect(weekStartOf(weekToReview('2026-11-23'))).toBe('2026-11-16');
     expect(weekStartOf(weekToReview('2026-11-27'))).toBe('2026-11-16');
-  });
-
-  it('quotes a Markdown thought on one line without its block markers', () => {
-    expect(
-      quoteLine('# Reading notes\n\n- The Overstory\n- [x] *Braiding* Sweetgrass\n\n---\n> 2. kept'),
-    ).toBe('Reading notes; The Overstory; *Braiding* Sweetgrass; kept');
-    expect(quoteLine('Ran 5k this morning.\nFelt   good.')).toBe('Ran 5k this morning. Felt good.');
-    expect(quoteLine('#health is a tag, not a heading')).toBe('#health is a tag, not a heading');
   });
 
   it('tells the mood of the week by its brightest and heaviest day', () => {

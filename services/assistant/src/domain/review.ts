@@ -3,6 +3,7 @@ import type { Insight, MoodPoint, Reference } from '@haven/contracts/insights';
 import type { Thought } from '@haven/contracts/thoughts';
 import type { Llm } from '@haven/kit/llm';
 import { addDays, weekLabel } from '@haven/contracts/weekly-review';
+import { quoteLine } from '@haven/kit/markdown-line';
 import type { ReplyOutput, ReplySources } from './reply';
 
 /*
@@ -78,30 +79,6 @@ export function nextWeekInvitations(events: CalendarEvent[], weekStart: string, 
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-/** A line's Markdown block marker: a heading, quote, bullet or numbered item, a task box. */
-const BLOCK_MARKER = /^\s{0,3}(?:#{1,6}(?=\s|$)|>|[-*+](?=\s)|\d{1,9}[.)](?=\s))\s*(?:\[[ xX]\]\s+)?/;
-
-/**
- * A thought quoted on one line of the review, which is Markdown: its lines' block markers would be
- * shown as they are mid-line ("Monday: # Reading notes - The Overstory"), so they are dropped and
- * the lines joined with semicolons ("Monday: Reading notes; The Overstory"). Inline emphasis stays.
- */
-export function quoteLine(text: string): string {
-  const lines: string[] = [];
-  for (const raw of text.split('\n')) {
-    let line = raw;
-    // Nested markers ("> 2. item"), a few levels at most.
-    for (let i = 0; i < 4 && BLOCK_MARKER.test(line); i++) line = line.replace(BLOCK_MARKER, '');
-    line = oneLine(line);
-    if (line !== '' && !/^(?:[-*_]\s*){3,}$/.test(line)) lines.push(line);
-  }
-  // A line that ends a sentence runs on with a space; a heading or an item with a semicolon.
-  return lines.reduce(
-    (out, line) => (out === '' ? line : `${out}${/[.!?:;]$/.test(out) ? ' ' : '; '}${line}`),
-    '',
-  );
-}
-
 /** The thoughts the insight cites, unless its summary already quotes them (the local engine does). */
 function citedThoughts(insight: Insight, thoughts: Thought[]): string[] {
   const refs = new Set<Reference>([
@@ -112,7 +89,7 @@ function citedThoughts(insight: Insight, thoughts: Thought[]): string[] {
   const lines: string[] = [];
   for (const ref of refs) {
     const thought = typeof ref === 'number' ? byId.get(ref) : undefined;
-    if (thought && insight.summary.includes(oneLine(thought.content))) continue;
+    if (thought && insight.summary.includes(quoteLine(thought.content))) continue;
     if (thought) lines.push(`- ${weekday(thought.localDate)}: ${quoteLine(thought.content)}`);
     else if (typeof ref === 'string') lines.push(`- ${weekday(ref)}: the whole day`);
     if (lines.length === 8) break;
