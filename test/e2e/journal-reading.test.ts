@@ -69,6 +69,9 @@ describe('reading and hearing an entry in full, at 390×844', () => {
     await write('long', { content: LONG });
     await write('short', { content: 'Short and sweet.' });
     await write('notes', { content: NOTES, tags: ['books'] });
+    await write('packing', {
+      content: `## Packing list\n\n${Array.from({ length: 12 }, (_, i) => `- [ ] Item ${i + 1}`).join('\n')}`,
+    });
     await write('deep', { content: 'Two hours of *Deep Work* on the garden plan before lunch felt great.' });
     // A second person whose only thought of the day is the one the local insight will quote.
     deepCookie = await createAccount(env.product.url, env.smtp, {
@@ -160,7 +163,17 @@ describe('reading and hearing an entry in full, at 390×844', () => {
     expect(await notes.textContent()).not.toContain('# Reading');
     await notes.scrollIntoViewIfNeeded();
     await page.screenshot({ path: shot('timeline-markdown-light') });
+    // A long note is cut once rendered, and reads in full with "Show more".
+    const packing = card(page, 'packing');
+    await packing.getByRole('heading', { name: 'Packing list' }).waitFor();
+    await packing.getByRole('button', { name: 'Show more' }).click();
+    await packing.getByText('Item 12').scrollIntoViewIfNeeded();
+    expect(await packing.getByText('Item 12').isVisible()).toBe(true);
+    expect(await packing.locator('li').count()).toBe(12);
+    await page.screenshot({ path: shot('timeline-markdown-expanded-light') });
+
     // The link is a control of its own: it opens a tab, not the Edit dialog.
+    await notes.scrollIntoViewIfNeeded();
     await context.route('https://example.com/**', (route) => route.fulfill({ body: 'reading list' }));
     const [tab] = await Promise.all([context.waitForEvent('page'), link.click()]);
     await tab.waitForLoadState();
