@@ -290,6 +290,21 @@ export const thoughtsContract = defineContract({
     params: IdParams,
     responses: { 200: Ok, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
   },
+  audio: {
+    method: 'GET',
+    path: '/api/thoughts/:id/audio',
+    params: IdParams,
+    responses: {
+      200: z.null(),
+      206: z.null(),
+      400: ErrorBody,
+      401: ErrorBody,
+      404: ErrorBody,
+      416: ErrorBody,
+    },
+    summary:
+      "A voice thought's recording as bytes of its stored type, with Range support (206 for a byte range, 416 for one past the end); 404 when it has none.",
+  },
   analyzeContent: {
     method: 'POST',
     path: '/api/analyze-content',

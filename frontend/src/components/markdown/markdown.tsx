@@ -16,8 +16,9 @@ import { cn } from '@/lib/utils';
  *
  * - `message`: an assistant reply (CommonMark only, as replies have always looked).
  * - `note`: an imported note read in full: GFM (tables, task lists, strikethrough) and wiki links.
- * - `preview`: the same note inside a tappable card: smaller headings, and links and checkboxes drawn
- *   but not interactive (the card itself is the button).
+ * - `preview`: a thought inside its card (typed or imported): GFM (so a bare address is a link), smaller
+ *   headings; links are real links (the card's open button sits beside the text, not around it),
+ *   checkboxes are drawn.
  */
 export type MarkdownVariant = 'message' | 'note' | 'preview';
 
@@ -82,10 +83,10 @@ const components: Record<MarkdownVariant, Components> = {
   message: { a: link, img: image },
   note: { a: link, img: image, span, table },
   preview: {
-    a: ({ children }) => <span className="underline underline-offset-2">{children}</span>,
+    a: link,
     img: image,
     span,
-    // A drawn box, not an input: nothing interactive may sit inside the card's button.
+    // A drawn box, not an input: ticking it here would not save anything.
     input: ({ checked }) => (
       <span
         aria-hidden="true"
@@ -107,7 +108,7 @@ const plugins: Record<MarkdownVariant, Options['remarkPlugins']> = {
   preview: [remarkGfm, remarkWikiLinks, remarkBreaks],
 };
 
-interface MarkdownProps {
+export interface MarkdownProps {
   text: string;
   variant?: MarkdownVariant;
   className?: string;

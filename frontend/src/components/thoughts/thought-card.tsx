@@ -3,17 +3,20 @@ import type { Thought } from '@haven/contracts/thoughts';
 import { Mic } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
 
-import { Markdown } from '@/components/markdown/markdown';
 import { CATEGORY_LABELS } from '@/components/thoughts/thought-categories';
 import { formatShortDay, formatTimeOfDay } from '@/components/thoughts/thought-format';
+import { ThoughtAudio } from '@/components/thoughts/thought-audio';
+import { ThoughtTags } from '@/components/thoughts/thought-tags';
+import { ThoughtText } from '@/components/thoughts/thought-text';
 import { Badge } from '@/components/ui/badge';
-import { cn } from '@/lib/utils';
 
 const TRANSCRIBING = 'Transcribing…';
 
 interface ThoughtCardProps {
   thought: Thought;
   onOpen: (thought: Thought) => void;
+  /** Shows the thoughts with a tag: given, the card's tag chips are buttons. */
+  onTag?: (tag: string) => void;
   /** Adds the day before the time (lists that span several days, like search results). */
   showDate?: boolean;
   /**
@@ -24,31 +27,36 @@ interface ThoughtCardProps {
 }
 
 /**
- * One thought as a tappable card. Its accessible name is the content (or 'Transcribing…'); time,
- * category, voice and tags are its description, so the whole card stays one button. Typed thoughts
- * show as typed; imported Markdown notes are rendered (see `Markdown`'s `preview`).
+ * One thought as a card. A button covering the whole card opens it (the Edit Thought dialog), named
+ * by what the card shows (time, category, text, tags) so a voice-control user can say it (WCAG 2.5.3).
+ * What has its own action sits above that button: the text's links and "Show more", the player of a
+ * voice thought, tag chips. The text is rendered Markdown (see `ThoughtText`).
  */
-export function ThoughtCard({ thought, onOpen, showDate = false, actions }: ThoughtCardProps) {
+export function ThoughtCard({ thought, onOpen, onTag, showDate = false, actions }: ThoughtCardProps) {
   const id = useId();
   const time = formatTimeOfDay(thought.date);
   const when = showDate ? `${formatShortDay(thought.localDate)} · ${time}` : time;
   const category = CATEGORY_LABELS[displayCategory(thought.category)];
   const transcribing = thought.content.trim() === '';
-  const markdown = thought.format === 'markdown' && !transcribing;
+  const hasTags = thought.tags.length > 0;
+  const labelledBy = [`${id}-meta`, `${id}-content`, hasTags && !onTag && `${id}-tags`].filter(Boolean);
 
-  const card = (
-    <button
-      type="button"
-      // Named by all it shows (time, category, text, tags): a name that left out visible text would
-      // not match what a voice-control user says (WCAG 2.5.3, axe label-content-name-mismatch).
-      onClick={() => onOpen(thought)}
-      data-thought-id={thought.id}
-      className={cn(
-        'flex w-full min-w-0 flex-col gap-2 rounded-xl bg-card p-4 text-left text-card-foreground transition-colors outline-none hover:bg-muted/40 focus-visible:ring-2 focus-visible:ring-ring',
-        actions ? 'pb-3' : 'border shadow-sm hover:border-accent/40',
-      )}
+  return (
+    <article
+      // What is not a control of its own lets taps fall through to the open button under it.
+      className="relative flex w-full min-w-0 flex-col gap-2 rounded-xl border bg-card p-4 text-card-foreground shadow-sm transition-colors has-[>button:first-child:hover]:border-accent/40 has-[>button:first-child:hover]:bg-muted/40"
     >
-      <span id={`${id}-meta`} className="flex w-full items-center gap-2 text-xs text-muted-foreground">
+      <button
+        type="button"
+        onClick={() => onOpen(thought)}
+        data-thought-id={thought.id}
+        aria-labelledby={labelledBy.join(' ')}
+        className="absolute inset-0 rounded-xl outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      />
+      <span
+        id={`${id}-meta`}
+        className="pointer-events-none flex w-full items-center gap-2 text-xs text-muted-foreground"
+      >
         <time dateTime={thought.date} className="tabular-nums">
           {when}
         </time>
@@ -61,39 +69,26 @@ export function ThoughtCard({ thought, onOpen, showDate = false, actions }: Thou
         <span className="sr-only">, </span>
         <Badge className="ml-auto">{category}</Badge>
       </span>
-      {markdown ? (
-        // A note's headings and lists take lines of their own, so it shows a little more before clamping.
-        <div id={`${id}-content`} className="line-clamp-6 w-full text-[15px] leading-relaxed">
-          <Markdown text={thought.content} variant="preview" />
-        </div>
-      ) : (
+      {transcribing ? (
         <span
           id={`${id}-content`}
-          className={cn(
-            'line-clamp-4 text-[15px] leading-relaxed break-words whitespace-pre-line',
-            transcribing && 'text-muted-foreground italic',
-          )}
+          className="pointer-events-none text-[15px] leading-relaxed text-muted-foreground italic"
         >
-          {transcribing ? TRANSCRIBING : thought.content}
+          {TRANSCRIBING}
         </span>
+      ) : (
+        // A note's headings and lists take lines of their own, so it shows a little more before cutting.
+        <ThoughtText
+          id={`${id}-content`}
+          text={thought.content}
+          lines={thought.format === 'markdown' ? 6 : 4}
+        />
       )}
-      {thought.tags.length > 0 && (
-        <span id={`${id}-tags`} className="flex flex-wrap gap-1.5">
-          <span className="sr-only">Tags: {thought.tags.join(', ')}</span>
-          {thought.tags.map((tag) => (
-            <Badge key={tag} variant="secondary" aria-hidden="true" className="max-w-[12rem]">
-              <span className="truncate">#{tag}</span>
-            </Badge>
-          ))}
-        </span>
+      {thought.hasAudio && <ThoughtAudio thoughtId={thought.id} label={`Recording of the ${time} thought`} />}
+      {hasTags && <ThoughtTags id={`${id}-tags`} tags={thought.tags} onTag={onTag} />}
+      {actions && (
+        <div className="pointer-events-auto relative z-10 flex flex-wrap gap-2 pt-1">{actions}</div>
       )}
-    </button>
-  );
-  if (!actions) return card;
-  return (
-    <div className="flex flex-col rounded-xl border bg-card shadow-sm transition-colors has-[>button:hover]:border-accent/40">
-      {card}
-      <div className="flex flex-wrap gap-2 px-4 pb-4">{actions}</div>
-    </div>
+    </article>
   );
 }

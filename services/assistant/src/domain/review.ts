@@ -3,6 +3,7 @@ import type { Insight, MoodPoint, Reference } from '@haven/contracts/insights';
 import type { Thought } from '@haven/contracts/thoughts';
 import type { Llm } from '@haven/kit/llm';
 import { addDays, weekLabel } from '@haven/contracts/weekly-review';
+import { quoteLine } from '@haven/kit/markdown-line';
 import type { ReplyOutput, ReplySources } from './reply';
 
 /*
@@ -88,8 +89,8 @@ function citedThoughts(insight: Insight, thoughts: Thought[]): string[] {
   const lines: string[] = [];
   for (const ref of refs) {
     const thought = typeof ref === 'number' ? byId.get(ref) : undefined;
-    if (thought && insight.summary.includes(oneLine(thought.content))) continue;
-    if (thought) lines.push(`- ${weekday(thought.localDate)}: ${oneLine(thought.content)}`);
+    if (thought && insight.summary.includes(quoteLine(thought.content))) continue;
+    if (thought) lines.push(`- ${weekday(thought.localDate)}: ${quoteLine(thought.content)}`);
     else if (typeof ref === 'string') lines.push(`- ${weekday(ref)}: the whole day`);
     if (lines.length === 8) break;
   }
@@ -129,7 +130,7 @@ export async function reviewMaterial(
       `You wrote ${thoughts.length} thought${thoughts.length === 1 ? '' : 's'} this week; the week's insight could not be written, so I can only list them.`,
       thoughts
         .slice(0, 8)
-        .map((t) => `- ${weekday(t.localDate)}: ${oneLine(t.content)}`)
+        .map((t) => `- ${weekday(t.localDate)}: ${quoteLine(t.content)}`)
         .join('\n'),
     );
   } else {

@@ -84,6 +84,19 @@ export async function findOwned(db: DbOrTx, userId: number, id: number): Promise
   return row;
 }
 
+/** The encrypted recording of a user's thought and its type: undefined when the thought is not theirs. */
+export async function findAudio(
+  db: DbOrTx,
+  userId: number,
+  id: number,
+): Promise<{ audioEnc: string | null; audioMime: string | null } | undefined> {
+  const [row] = await db
+    .select({ audioEnc: thoughts.audioEnc, audioMime: thoughts.audioMime })
+    .from(thoughts)
+    .where(and(eq(thoughts.userId, userId), eq(thoughts.id, id)));
+  return row;
+}
+
 /** Inserts a thought; undefined when its client key was already used by the same user. */
 export async function insertThought(db: DbOrTx, values: NewThought): Promise<ThoughtRow | undefined> {
   const [row] = await db

@@ -18,6 +18,7 @@ import type { DuplicateKeys } from '@haven/kit/portability';
 import type { Emit, UnitOfWork } from '@haven/kit/unit-of-work';
 import {
   deleteOwned,
+  findAudio,
   findOwned,
   idsWithTagToken,
   insertThought,
@@ -213,6 +214,19 @@ export function createThoughts({ db, uow, cipher, tags, keys, llm, log }: Though
         await thoughtChanged(emit, removed, 'deleted');
       });
       return { success: true };
+    },
+
+    /**
+     * A voice thought's recording, decrypted, with its type. Another user's thought, or one without
+     * audio, is not found. The route streams it; it never leaves in a JSON answer.
+     */
+    async audio(userId: number, id: number): Promise<{ bytes: Buffer; mimeType: string }> {
+      const row = await findAudio(db, userId, id);
+      if (!row?.audioEnc) throw notFound('This thought has no recording');
+      return {
+        bytes: cipher.decryptBytes(row.audioEnc, audioContext(userId)),
+        mimeType: row.audioMime ?? 'audio/webm',
+      };
     },
 
     /** 'chat' or 'thought': the model when configured, the spec's keyword rule without it or on failure. */

@@ -4,6 +4,7 @@ import type { Portability } from '../domain/portability';
 import { thoughtsContract } from '@haven/contracts/thoughts';
 import { implement, reply } from '@haven/kit/http';
 import type { Thoughts } from '../domain/thoughts';
+import { sendAudio } from './audio';
 
 export function thoughtsRoutes(thoughts: Thoughts) {
   return implement(thoughtsContract, {
@@ -15,6 +16,10 @@ export function thoughtsRoutes(thoughts: Thoughts) {
     create: async ({ userId, body }) => reply(201, await thoughts.create(userId, body)),
     update: ({ userId, params, body }) => thoughts.update(userId, params.id, body),
     remove: ({ userId, params }) => thoughts.remove(userId, params.id),
+    audio: async ({ userId, params, req, res }) => {
+      sendAudio(req, res, await thoughts.audio(userId, params.id));
+      return null;
+    },
     analyzeContent: async ({ body }) => ({ type: await thoughts.classify(body.text) }),
   });
 }

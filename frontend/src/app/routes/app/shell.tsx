@@ -41,7 +41,7 @@ export function ShellLayout() {
   return (
     <HomeShell
       status={<QueuedThoughtsCount />}
-      onSearch={searching.show}
+      onSearch={() => searching.show()}
       onAddThought={() => {
         setOpened((o) => ({ ...o, capture: true }));
         setAdding(true);
@@ -71,7 +71,9 @@ export function ShellLayout() {
             onSaved={(thought) => setSaved({ thought, path: pathname })}
           />
         )}
-        {opened.search && <SearchOverlay open={searching.open} onClose={searching.close} />}
+        {opened.search && (
+          <SearchOverlay open={searching.open} onClose={searching.close} tag={searching.tag} />
+        )}
       </Suspense>
     </HomeShell>
   );

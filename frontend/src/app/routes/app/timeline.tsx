@@ -1,6 +1,7 @@
 import { useSearchParams } from 'react-router-dom';
 
 import { ScreenTabBar } from '@/app/routes/app/screen-tab-bar';
+import { SearchHost } from '@/app/routes/app/search-host';
 import { SimplePage } from '@/components/layouts/simple-page';
 import { paths } from '@/config/paths';
 import { usePreferences } from '@/features/settings/api/get-preferences';
@@ -39,6 +40,7 @@ export function TimelineRoute() {
       </SimplePage>
       {/* A thought written here is dated the day shown, and the view follows it to its day. */}
       <ScreenTabBar day={date} onSaved={(saved) => setParams({ date: saved.localDate }, { replace: true })} />
+      <SearchHost />
     </>
   );
 }

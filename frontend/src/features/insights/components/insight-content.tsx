@@ -2,10 +2,11 @@ import type { Insight, InsightItem, Suggestion } from '@haven/contracts/insights
 import type { Thought } from '@haven/contracts/thoughts';
 import { useQuery } from '@tanstack/react-query';
 import { CalendarPlus, Mail, MoreHorizontal } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 
 import { EmailDialog } from '@/components/actions/email-dialog';
 import { EventDialog, type EventPrefill } from '@/components/actions/event-dialog';
+import { LazyMarkdown } from '@/components/markdown/lazy-markdown';
 import { Button } from '@/components/ui/button';
 import { actionFor, THEME_KIND_LABELS, themeKind, type ThemeKind } from '../lib/rules';
 import { MoodChart } from './mood-chart';
@@ -56,6 +57,19 @@ function Chips({
         <ReferenceChip key={id} n={numbers.get(id)!} thought={thoughts.get(id)} />
       ))}
     </span>
+  );
+}
+
+/**
+ * An insight's text as Markdown (it quotes the user's thoughts, which may be Markdown: emphasis,
+ * lists), its citation chips after it.
+ */
+function Rendered({ text, className, children }: { text: string; className: string; children: ReactNode }) {
+  return (
+    <div className={className}>
+      <LazyMarkdown text={text} variant="preview" />
+      {children}
+    </div>
   );
 }
 
@@ -156,10 +170,9 @@ export function InsightContent({
       {insight.mood && insight.mood.some((p) => p.score !== null) && <MoodChart mood={insight.mood} />}
       <section className="flex flex-col gap-2">
         <h2 className="text-sm font-semibold text-muted-foreground">Summary</h2>
-        <p className="text-[15px] leading-relaxed">
-          {insight.summary}
+        <Rendered text={insight.summary} className="text-[15px] leading-relaxed">
           <Chips refs={insight.summaryReferences} numbers={numbers} thoughts={thoughts} />
-        </p>
+        </Rendered>
       </section>
       {insight.themes.length > 0 && (
         <section className="flex flex-col gap-3">
@@ -172,10 +185,9 @@ export function InsightContent({
               {themes.map((theme) => (
                 <div key={theme.title} className="rounded-lg border bg-muted/30 p-3">
                   <p className="font-medium">{theme.title}</p>
-                  <p className="mt-1 text-sm text-muted-foreground">
-                    {theme.description}
+                  <Rendered text={theme.description} className="mt-1 text-sm text-muted-foreground">
                     <Chips refs={theme.references} numbers={numbers} thoughts={thoughts} />
-                  </p>
+                  </Rendered>
                 </div>
               ))}
             </div>
@@ -188,10 +200,9 @@ export function InsightContent({
           {insight.suggestions.map((s) => (
             <div key={s.title} className="flex flex-col gap-2 rounded-lg border p-3">
               <p className="font-medium">{s.title}</p>
-              <p className="text-sm text-muted-foreground">
-                {s.description}
+              <Rendered text={s.description} className="text-sm text-muted-foreground">
                 <Chips refs={s.references} numbers={numbers} thoughts={thoughts} />
-              </p>
+              </Rendered>
               <div>
                 <SuggestionAction
                   suggestion={s}

@@ -1,16 +1,13 @@
 import type { Thought } from '@haven/contracts/thoughts';
 import { displayCategory } from '@haven/contracts/common';
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 
+import { LazyMarkdown } from '@/components/markdown/lazy-markdown';
 import { CATEGORY_LABELS } from '@/components/thoughts/thought-categories';
 import { formatLongDate } from '@/lib/format-date';
 import { Badge } from '@/components/ui/badge';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { cn } from '@/lib/utils';
-
-// The Markdown renderer is the largest library of the app and a chip only needs it once opened:
-// loaded then, it stays out of the insights screen's first load.
-const Markdown = lazy(() => import('@/components/markdown/markdown').then((m) => ({ default: m.Markdown })));
 
 /** '#n' citing a thought: opens it; dimmed and inert when the thought cannot be resolved. */
 export function ReferenceChip({ n, thought }: { n: number; thought: Thought | undefined }) {
@@ -49,13 +46,8 @@ export function ReferenceChip({ n, thought }: { n: number; thought: Thought | un
               {formatLongDate(new Date(thought.date))} · {CATEGORY_LABELS[displayCategory(thought.category)]}
             </DialogDescription>
           </DialogHeader>
-          {thought.format === 'markdown' ? (
-            <Suspense fallback={<PlainContent text={thought.content} />}>
-              <Markdown text={thought.content} variant="note" className="text-sm leading-relaxed" />
-            </Suspense>
-          ) : (
-            <PlainContent text={thought.content} />
-          )}
+          {/* Typed thoughts too: their line breaks stay, and a bare address becomes a link. */}
+          <LazyMarkdown text={thought.content} variant="note" className="text-sm leading-relaxed" />
           {thought.tags.length > 0 && (
             <div className="flex flex-wrap gap-1.5">
               {thought.tags.map((tag) => (
@@ -69,9 +61,4 @@ export function ReferenceChip({ n, thought }: { n: number; thought: Thought | un
       </Dialog>
     </>
   );
-}
-
-/** A thought's text as written (also what a Markdown note shows while its renderer loads). */
-function PlainContent({ text }: { text: string }) {
-  return <p className="whitespace-pre-wrap break-words text-sm leading-relaxed">{text}</p>;
 }

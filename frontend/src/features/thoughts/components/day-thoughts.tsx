@@ -18,12 +18,14 @@ interface DayThoughtsProps {
   date: string;
   today: string;
   onOpen: (thought: Thought) => void;
+  /** Shows the thoughts with a tag tapped on a card. */
+  onTag?: (tag: string) => void;
   /** The user's confirmation preferences, for the dialogs the cards' actions open. */
   confirm: ConfirmActions;
 }
 
 /** The list of one day's thoughts under its heading, with loading, error and empty states. */
-export function DayThoughts({ date, today, onOpen, confirm }: DayThoughtsProps) {
+export function DayThoughts({ date, today, onOpen, onTag, confirm }: DayThoughtsProps) {
   const thoughts = useThoughtsByDay(date);
   const findings = useThoughtFindings(thoughts.data ?? []).data;
   const headingId = `day-thoughts-${date}`;
@@ -61,6 +63,7 @@ export function DayThoughts({ date, today, onOpen, confirm }: DayThoughtsProps) 
                 <ThoughtCard
                   thought={thought}
                   onOpen={onOpen}
+                  onTag={onTag}
                   actions={
                     offersActions(finding, today) ? (
                       <FindingChips finding={finding} today={today} confirm={confirm} />

@@ -15,15 +15,17 @@ import { isFiltering, popularTags, searchThoughts } from '@/features/thoughts/li
 interface SearchOverlayProps {
   open: boolean;
   onClose: () => void;
+  /** Opens filtered by this tag (a tag chip on a card was tapped). */
+  tag?: string;
 }
 
 /** Full-screen search over all the user's thoughts, opened from the header's search button. */
-export function SearchOverlay({ open, onClose }: SearchOverlayProps) {
+export function SearchOverlay({ open, onClose, tag }: SearchOverlayProps) {
   const inputRef = useRef<HTMLInputElement>(null);
   return (
     <FullScreenOverlay open={open} onClose={onClose} label="Search" initialFocusRef={inputRef}>
       {/* Mounted only while open, so each search starts empty. */}
-      <SearchPanel onClose={onClose} inputRef={inputRef} />
+      <SearchPanel onClose={onClose} inputRef={inputRef} initialTag={tag} />
     </FullScreenOverlay>
   );
 }
@@ -31,12 +33,14 @@ export function SearchOverlay({ open, onClose }: SearchOverlayProps) {
 function SearchPanel({
   onClose,
   inputRef,
+  initialTag,
 }: {
   onClose: () => void;
   inputRef: RefObject<HTMLInputElement | null>;
+  initialTag: string | undefined;
 }) {
   const [query, setQuery] = useState('');
-  const [tag, setTag] = useState<string | null>(null);
+  const [tag, setTag] = useState<string | null>(initialTag ?? null);
   const [editing, setEditing] = useState<Thought | null>(null);
   const thoughts = useAllThoughts();
   const filter = { query, tag };
@@ -81,6 +85,10 @@ function SearchPanel({
               filtering={filtering}
               hasAny={thoughts.data.length > 0}
               onOpen={setEditing}
+              onTag={(picked) => {
+                setTag(picked);
+                setQuery('');
+              }}
             />
           </>
         )}

@@ -10,10 +10,12 @@ interface SearchResultsProps {
   /** The user has at least one thought. */
   hasAny: boolean;
   onOpen: (thought: Thought) => void;
+  /** Filters by a tag tapped on a card. */
+  onTag: (tag: string) => void;
 }
 
 /** 'Search Results (n)' while filtering, else 'All Thoughts (n)', then the matching cards. */
-export function SearchResults({ results, filtering, hasAny, onOpen }: SearchResultsProps) {
+export function SearchResults({ results, filtering, hasAny, onOpen, onTag }: SearchResultsProps) {
   const heading = `${filtering ? 'Search Results' : 'All Thoughts'} (${results.length})`;
   return (
     <section aria-labelledby="search-results-heading" className="flex flex-col gap-3">
@@ -39,7 +41,7 @@ export function SearchResults({ results, filtering, hasAny, onOpen }: SearchResu
         <ul aria-label="Search results" className="flex flex-col gap-3">
           {results.map((thought) => (
             <li key={thought.id}>
-              <ThoughtCard thought={thought} onOpen={onOpen} showDate />
+              <ThoughtCard thought={thought} onOpen={onOpen} onTag={onTag} showDate />
             </li>
           ))}
         </ul>

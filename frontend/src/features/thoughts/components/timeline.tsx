@@ -6,6 +6,7 @@ import { DayNavigator } from '@/features/thoughts/components/day-navigator';
 import { DayThoughts } from '@/features/thoughts/components/day-thoughts';
 import type { ConfirmActions } from '@/features/thoughts/components/finding-chips';
 import { TimelineCalendar } from '@/features/thoughts/components/timeline-calendar';
+import { useSearchOverlay } from '@/features/thoughts/hooks/use-search-overlay';
 import { shiftYmd } from '@/lib/local-day';
 
 interface TimelineProps {
@@ -22,6 +23,8 @@ export function Timeline({ date, today, onDateChange, confirm }: TimelineProps) 
   const calendarId = useId();
   const [calendarOpen, setCalendarOpen] = useState(false);
   const [editing, setEditing] = useState<Thought | null>(null);
+  // A tag chip opens the shell's search, filtered by that tag.
+  const search = useSearchOverlay();
 
   function goTo(next: string) {
     setCalendarOpen(false);
@@ -42,7 +45,7 @@ export function Timeline({ date, today, onDateChange, confirm }: TimelineProps) 
         />
         {calendarOpen && <TimelineCalendar id={calendarId} date={date} today={today} onSelect={goTo} />}
       </div>
-      <DayThoughts date={date} today={today} onOpen={setEditing} confirm={confirm} />
+      <DayThoughts date={date} today={today} onOpen={setEditing} onTag={search.show} confirm={confirm} />
       <EditThoughtDialog thought={editing} onClose={() => setEditing(null)} />
     </div>
   );

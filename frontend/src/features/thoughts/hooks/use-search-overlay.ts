@@ -4,6 +4,8 @@ import { useLocation, useNavigate } from 'react-router-dom';
 /** What the history entry of an open search carries, beside whatever the screen put there. */
 interface SearchState {
   search?: true;
+  /** The tag the search opened filtered by (a tag chip on a card). */
+  searchTag?: string;
 }
 
 /**
@@ -11,17 +13,32 @@ interface SearchState {
  * same screen, so the browser's (or the phone's) Back closes the search and stays on that screen
  * instead of leaving it; closing it from the overlay goes back over that entry.
  */
-export function useSearchOverlay(): { open: boolean; show: () => void; close: () => void } {
+export function useSearchOverlay(): {
+  open: boolean;
+  /** The tag it was opened with, if any. */
+  tag: string | undefined;
+  show: (tag?: string) => void;
+  close: () => void;
+} {
   const location = useLocation();
   const navigate = useNavigate();
   const state = (location.state ?? null) as (SearchState & Record<string, unknown>) | null;
   const open = state?.search === true;
+  const tag = open && typeof state?.searchTag === 'string' ? state.searchTag : undefined;
   const { pathname, search, hash } = location;
 
-  const show = useCallback(() => {
-    if (open) return;
-    navigate({ pathname, search, hash }, { state: { ...state, search: true }, preventScrollReset: true });
-  }, [open, navigate, pathname, search, hash, state]);
+  const show = useCallback(
+    (withTag?: string) => {
+      if (open) return;
+      const next = {
+        ...state,
+        search: true as const,
+        searchTag: typeof withTag === 'string' ? withTag : undefined,
+      };
+      navigate({ pathname, search, hash }, { state: next, preventScrollReset: true });
+    },
+    [open, navigate, pathname, search, hash, state],
+  );
 
   const close = useCallback(() => {
     if (!open) return;
@@ -30,10 +47,10 @@ export function useSearchOverlay(): { open: boolean; show: () => void; close: ()
     const index = (window.history.state as { idx?: number } | null)?.idx ?? 0;
     if (index > 0) navigate(-1);
     else {
-      const { search: _open, ...rest } = state ?? {};
+      const { search: _open, searchTag: _tag, ...rest } = state ?? {};
       navigate({ pathname, search, hash }, { replace: true, state: rest, preventScrollReset: true });
     }
   }, [open, navigate, pathname, search, hash, state]);
 
-  return { open, show, close };
+  return { open, tag, show, close };
 }

@@ -1,6 +1,7 @@
 import winkNLP, { type ItemSentence } from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
 import { eng as stopwords } from 'stopword';
+import { quoteLine } from '@haven/kit/markdown-line';
 
 /**
  * The NLP the local engine stands on: wink-nlp with its English model (tokens, sentences, parts of
@@ -122,8 +123,12 @@ export function readThought(text: string): ReadThought {
   return { sentences: sentences.filter((s) => s.text.length > 0), names, nouns };
 }
 
-/** Shortens `text` to about `max` characters at a word boundary. */
-export function clip(text: string, max = 220): string {
+/**
+ * Shortens `text` to about `max` characters at a word boundary, on one line without Markdown block
+ * markers: insights are rendered as Markdown, where a quoted '# Reading notes' mid-line shows as is.
+ */
+export function clip(quoted: string, max = 220): string {
+  const text = quoteLine(quoted);
   if (text.length <= max) return text;
   const cut = text.slice(0, max);
   const space = cut.lastIndexOf(' ');
