@@ -23,6 +23,8 @@ export function LoginForm() {
         toast({ title: 'Login failed', description: getErrorMessage(error), variant: 'destructive' }),
     },
   });
+  // Said next to the form as well: a phone's keyboard hides the toast.
+  const failure = loginMutation.isError ? getErrorMessage(loginMutation.error) : null;
   const form = useZodForm(LoginBody, { email: '', password: '' });
 
   return (
@@ -52,6 +54,11 @@ export function LoginForm() {
           </Link>
         }
       />
+      {failure && (
+        <p role="alert" className="text-sm text-destructive dark:text-red-400">
+          Login failed: {failure}
+        </p>
+      )}
       <PendingButton type="submit" size="lg" className="mt-2 w-full" pending={loginMutation.isPending}>
         Log in
       </PendingButton>
