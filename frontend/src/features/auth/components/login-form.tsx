@@ -48,7 +48,7 @@ export function LoginForm() {
         labelAside={
           <Link
             to={paths.resetPassword.path}
-            className="text-sm font-medium text-accent underline-offset-4 hover:underline"
+            className="-mt-4 -mb-2 inline-flex min-h-11 items-center pt-2 text-sm font-medium text-accent underline-offset-4 hover:underline"
           >
             Forgot password?
           </Link>

@@ -17,6 +17,9 @@ export function ReferenceChip({ n, thought }: { n: number; thought: Thought | un
   const [open, setOpen] = useState(false);
   const chip =
     'inline-flex h-6 min-w-7 items-center justify-center rounded-full px-2 text-xs font-semibold align-middle';
+  // The target is 44×44 (a thumb's), the chip inside it as compact as before.
+  const target =
+    'group inline-flex min-h-11 min-w-11 items-center justify-center rounded-full align-middle outline-none';
   if (!thought) {
     return (
       <span
@@ -34,12 +37,16 @@ export function ReferenceChip({ n, thought }: { n: number; thought: Thought | un
         type="button"
         onClick={() => setOpen(true)}
         aria-label={`Open cited thought #${n}`}
-        className={cn(
-          chip,
-          'bg-accent/15 text-accent hover:bg-accent/25 focus-visible:ring-2 focus-visible:ring-ring outline-none',
-        )}
+        className={target}
       >
-        #{n}
+        <span
+          className={cn(
+            chip,
+            'bg-accent/15 text-accent group-hover:bg-accent/25 group-focus-visible:ring-2 group-focus-visible:ring-ring',
+          )}
+        >
+          #{n}
+        </span>
       </button>
       <Dialog open={open} onOpenChange={setOpen}>
         <DialogContent showCloseButton>

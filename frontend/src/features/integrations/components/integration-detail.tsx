@@ -47,8 +47,8 @@ function NotSetUp({ entry }: { entry: CatalogEntry }) {
         Whoever runs the server sets {SETUP_VARIABLES[entry.provider]} and restarts it.
       </p>
       <p className="text-xs text-muted-foreground">
-        How: the project’s README, section ‘Connecting Google, Slack and Notion’ (
-        <code className="break-all">{SETUP_README}</code>).
+        How, step by step: ‘Connecting Google, Slack and Notion’ in the project’s README,
+        <code className="mt-0.5 block break-all">{SETUP_README}</code>
       </p>
     </div>
   );
