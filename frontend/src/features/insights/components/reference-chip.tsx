@@ -17,9 +17,10 @@ export function ReferenceChip({ n, thought }: { n: number; thought: Thought | un
   const [open, setOpen] = useState(false);
   const chip =
     'inline-flex h-6 min-w-7 items-center justify-center rounded-full px-2 text-xs font-semibold align-middle';
-  // The target is 44×44 (a thumb's), the chip inside it as compact as before.
+  // The target is 44×44 (a thumb's), the chip inside it as compact as before; the negative margin
+  // keeps a chip in a sentence from spreading its lines apart.
   const target =
-    'group inline-flex min-h-11 min-w-11 items-center justify-center rounded-full align-middle outline-none';
+    'group -my-2.5 inline-flex min-h-11 min-w-11 items-center justify-center rounded-full align-middle outline-none';
   if (!thought) {
     return (
       <span
