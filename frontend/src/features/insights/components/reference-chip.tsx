@@ -17,10 +17,11 @@ export function ReferenceChip({ n, thought }: { n: number; thought: Thought | un
   const [open, setOpen] = useState(false);
   const chip =
     'inline-flex h-6 min-w-7 items-center justify-center rounded-full px-2 text-xs font-semibold align-middle';
-  // The target is 44×44 (a thumb's), the chip inside it as compact as before; the negative margin
-  // keeps a chip in a sentence from spreading its lines apart.
+  // The target is 44×44 (a thumb's), the chip inside it as compact as before; the negative margins
+  // keep a chip in a sentence from spreading its lines apart, reaching more into the line above
+  // than into a button below it (the top padding re-centres the chip on its line).
   const target =
-    'group -my-2.5 inline-flex min-h-11 min-w-11 items-center justify-center rounded-full align-middle outline-none';
+    'group -mt-3 -mb-2 inline-flex min-h-11 min-w-11 items-center justify-center rounded-full pt-1 align-middle outline-none';
   if (!thought) {
     return (
       <span
