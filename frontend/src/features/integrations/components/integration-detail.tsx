@@ -47,7 +47,7 @@ function NotSetUp({ entry }: { entry: CatalogEntry }) {
         Whoever runs the server sets {SETUP_VARIABLES[entry.provider]} and restarts it.
       </p>
       <p className="text-xs text-muted-foreground">
-        How, step by step: ‘Connecting Google, Slack and Notion’ in the project’s README,
+        How, step by step: the project’s README.md, section ‘Connecting Google, Slack and Notion’
         <code className="mt-0.5 block break-all">{SETUP_README}</code>
       </p>
     </div>

@@ -71,5 +71,5 @@ export const SETUP_VARIABLES: Record<Provider, string> = {
   notion: 'NOTION_CLIENT_ID and NOTION_CLIENT_SECRET',
 };
 
-/** Where the README explains it, as an operator reads it in the project. */
-export const SETUP_README = 'README.md#connecting-google-slack-and-notion';
+/** The README section's anchor (README.md in the project) that explains it to an operator. */
+export const SETUP_README = '#connecting-google-slack-and-notion';
