@@ -73,8 +73,21 @@ export const Integration = z.object({
   /** Also the "last synced" time on the detail page. */
   updatedAt: IsoDateTime,
   expiresAt: IsoDateTime.nullable(),
+  /**
+   * What the account let the app do, as the provider granted it (Google's scope addresses, Slack's
+   * scope names); empty when the provider does not say (Notion). The detail page puts it in words.
+   */
+  scopes: z.array(z.string()).default([]),
 });
 export type Integration = z.infer<typeof Integration>;
+
+/** Whether this server has a provider's OAuth client id and secret, so that connecting it can work. */
+export const ProviderStatus = z.object({ provider: Provider, configured: z.boolean() });
+export type ProviderStatus = z.infer<typeof ProviderStatus>;
+
+/** GET /api/integrations/providers: every provider, configured or not. */
+export const ProvidersAnswer = z.object({ providers: z.array(ProviderStatus) });
+export type ProvidersAnswer = z.infer<typeof ProvidersAnswer>;
 
 /** GET /api/integrations?provider=&type=. */
 export const IntegrationListQuery = z.object({
@@ -165,6 +178,14 @@ export type SettingsPatchBody = z.infer<typeof SettingsPatchBody>;
  * configured on this server.
  */
 export const integrationsContract = defineContract({
+  providers: {
+    method: 'GET',
+    path: '/api/integrations/providers',
+    responses: { 200: ProvidersAnswer, 401: ErrorBody },
+    summary:
+      'Which providers this server can connect (it has their client id and secret); the SPA offers ' +
+      'no Connect for the others.',
+  },
   list: {
     method: 'GET',
     path: '/api/integrations',

@@ -36,8 +36,14 @@ export type SlackAnswer = z.infer<typeof SlackAnswer>;
 export const NotionAnswer = z.object({ connected: z.boolean(), pages: z.array(NotionPage) });
 export type NotionAnswer = z.infer<typeof NotionAnswer>;
 
+/** Whether this server has the provider's client id and secret: the panel offers no Connect otherwise. */
+const Configured = { configured: z.boolean().default(true) };
+
 /** GET /api/assist/more: the 'More Integrations' panel. */
-export const MoreAnswer = z.object({ slack: SlackAnswer, notion: NotionAnswer });
+export const MoreAnswer = z.object({
+  slack: SlackAnswer.extend(Configured),
+  notion: NotionAnswer.extend(Configured),
+});
 export type MoreAnswer = z.infer<typeof MoreAnswer>;
 
 /** GET /api/notion/pages?q=: pages to choose where 'Save to Notion' writes. */

@@ -76,12 +76,11 @@ describe('actions in Chromium at 390×844', () => {
     return page.getByRole('dialog', { name: action });
   }
 
-  it('keeps the user in the app when Slack or Notion is not configured, with the spec toast', async () => {
+  it('offers no Connect for Slack or Notion when they are not configured, and says so in the app', async () => {
     const { context, page } = await open('/integrations/slack/messages');
     try {
-      await page.getByRole('button', { name: 'Connect' }).click();
-      await page.getByText('Connection failed', { exact: true }).first().waitFor();
-      await page.getByText('Unable to initiate authentication. Please try again later.').first().waitFor();
+      await page.getByText('Not set up on this server').first().waitFor();
+      expect(await page.getByRole('button', { name: 'Connect' }).count()).toBe(0);
       expect(new URL(page.url()).pathname).toBe('/integrations/slack/messages');
       await page.screenshot({ path: shotPath('actions-slack-not-configured') });
 
@@ -91,8 +90,10 @@ describe('actions in Chromium at 390×844', () => {
         .getByRole('dialog', { name: 'Add New' })
         .getByRole('button', { name: /Notion/ })
         .click();
-      await page.getByText('Connection failed', { exact: true }).first().waitFor();
-      expect(new URL(page.url()).pathname).toBe('/integrations');
+      // Its page says why, rather than a connection that cannot start.
+      await page.waitForURL(/\/integrations\/notion\/documents$/);
+      await page.getByText('Not set up on this server').first().waitFor();
+      expect(await page.getByText('Connection failed', { exact: true }).count()).toBe(0);
       expect(await page.locator('body').innerText()).not.toContain('not configured on this server');
     } finally {
       await context.close();
@@ -103,16 +104,16 @@ describe('actions in Chromium at 390×844', () => {
     const { context, page } = await open('/home');
     try {
       let dialog = await fromSuggestion(page, 'Book a dentist appointment', 'Add to Calendar');
-      await dialog.getByRole('button', { name: 'Add to Calendar' }).click();
-      await page.getByRole('alertdialog').getByRole('button', { name: 'Create Event' }).click();
+      // Said on opening, before anything is filled in; the file is offered instead.
       const notice = dialog.getByRole('alert');
-      await notice.getByText(/No calendar is connected, so this event was not added/).waitFor();
+      await notice.getByText(/No calendar is connected, so this event cannot be added/).waitFor();
+      expect(await dialog.getByRole('button', { name: 'Add to Calendar' }).count()).toBe(0);
       expect(await page.getByText('Event scheduled', { exact: true }).count()).toBe(0);
       await page.screenshot({ path: shotPath('actions-event-not-connected') });
 
       const [download] = await Promise.all([
         page.waitForEvent('download'),
-        notice.getByRole('button', { name: 'Download .ics' }).click(),
+        dialog.getByRole('button', { name: 'Download .ics' }).click(),
       ]);
       expect(download.suggestedFilename()).toBe('Book-a-dentist-appointment.ics');
       const ics = readFileSync((await download.path())!, 'utf8');
@@ -122,7 +123,10 @@ describe('actions in Chromium at 390×844', () => {
       expect(ics).toContain('TRIGGER:-PT30M');
 
       // The way out: connecting the calendar through its consent flow (the double consents at once).
-      await notice.getByRole('button', { name: 'Connect Google Calendar' }).click();
+      await notice.getByRole('link', { name: 'Connect Calendar' }).click();
+      await page.waitForURL(/\/integrations$/);
+      await page.getByRole('link', { name: /Google Calendar/ }).click();
+      await page.getByRole('button', { name: 'Connect' }).click();
       await page.waitForURL(/\/integrations$/);
       await page.getByText('Google integration connected', { exact: true }).first().waitFor();
 

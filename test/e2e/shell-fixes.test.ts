@@ -198,8 +198,9 @@ describe('shell fixes in Chromium at 390×844', () => {
         await lastSynced.waitFor();
         expect(await lastSynced.locator('time').textContent()).toMatch(readable);
         const overview = page.getByRole('tabpanel');
+        // 'Connected since' (the token's expiry is no longer shown: it is not the user's business).
         const times = await overview.locator('time').allTextContents();
-        expect(times.length).toBeGreaterThanOrEqual(2);
+        expect(times.length).toBeGreaterThanOrEqual(1);
         for (const text of times) expect(text).toMatch(readable);
 
         await expectTabsInside(page);

@@ -50,6 +50,21 @@ describe('connecting Google', () => {
     expect(JSON.stringify(row)).not.toMatch(/ya29-|1\/\/refresh/);
   });
 
+  it('says which providers this server can connect, and what a connection was granted', async () => {
+    const me = as();
+    expect((await me.get('/api/integrations/providers')).body).toEqual({
+      providers: [
+        { provider: 'google', configured: true },
+        { provider: 'slack', configured: true },
+        { provider: 'notion', configured: true },
+      ],
+    });
+    const calendar = await connected(me, 'calendar');
+    expect(calendar.scopes).toEqual(
+      expect.arrayContaining(['https://www.googleapis.com/auth/calendar.events']),
+    );
+  });
+
   it('connects through the SPA callback page, and reconnecting updates the same integration', async () => {
     const me = as();
     const first = await connected(me, 'calendar');

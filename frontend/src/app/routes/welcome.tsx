@@ -46,7 +46,7 @@ export function WelcomeRoute() {
         <div className="flex items-center gap-1">
           <Link
             to={paths.privacyPolicy.path}
-            className="rounded-md px-2 py-1 hover:text-foreground hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+            className="inline-flex min-h-11 items-center rounded-md px-2 hover:text-foreground hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
           >
             Privacy Policy
           </Link>
@@ -54,7 +54,7 @@ export function WelcomeRoute() {
           <button
             type="button"
             onClick={() => setTermsOpen(true)}
-            className="rounded-md px-2 py-1 hover:text-foreground hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+            className="inline-flex min-h-11 items-center rounded-md px-2 hover:text-foreground hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
           >
             Terms of Service
           </button>

@@ -3,7 +3,11 @@ import type { ErrorCode } from '@haven/contracts/errors';
 import type { IntegrationType } from '@haven/contracts/integrations';
 import { Link2Off } from 'lucide-react';
 import { useEffect, useRef, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
 
+import { buttonVariants } from '@/components/ui/button';
+import { paths } from '@/config/paths';
+import { cn } from '@/lib/utils';
 import { ConnectAccountButton } from './connect-account';
 
 /** Why an action on the user's mail or calendar could not happen: connecting is the way out. */
@@ -74,6 +78,32 @@ export function AccountNotice({
         </ConnectAccountButton>
         {children}
       </div>
+    </div>
+  );
+}
+
+/** Said when the event dialog opens with no usable calendar: before anything is typed into it. */
+const FIRST: Record<AccountProblem, string> = {
+  not_connected:
+    'No calendar is connected, so this event cannot be added to a calendar yet. Connect Calendar first, or fill in the event and download it for any calendar app.',
+  reconnect_required:
+    'Your Google Calendar connection needs attention, so this event cannot be added yet. Connect it again first, or fill in the event and download it for any calendar app.',
+};
+
+/** The event dialog's opening notice when no calendar can take the event, leading to /integrations. */
+export function CalendarFirstNotice({ problem }: { problem: AccountProblem }) {
+  return (
+    <div
+      role="alert"
+      className="flex flex-col gap-3 rounded-lg border border-amber-500/40 bg-amber-500/10 p-3 text-sm text-amber-950 dark:text-amber-100"
+    >
+      <p className="flex gap-2">
+        <Link2Off aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+        <span>{FIRST[problem]}</span>
+      </p>
+      <Link to={paths.integrations.getHref()} className={cn(buttonVariants({ size: 'sm' }))}>
+        Connect Calendar
+      </Link>
     </div>
   );
 }

@@ -7,8 +7,9 @@ import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api';
 import { formatYmd } from '@/lib/format-date';
-import { AccountNotice, accountProblemOf, type AccountProblem } from './account-notice';
+import { AccountNotice, accountProblemOf, CalendarFirstNotice, type AccountProblem } from './account-notice';
 import { ActionDialog } from './action-dialog';
+import { useCalendarProblem } from './calendar-account';
 import { download, eventFile } from './event-file';
 import { Field, selectClass } from './field';
 import { useScheduleEvent, type EventDraft } from './schedule-event';
@@ -75,6 +76,8 @@ export function EventDialog({ open, onOpenChange, prefill, confirm }: EventDialo
   const [opened, setOpened] = useState(open);
   /** Why the calendar could not take the event, when that is the account (then the notice shows). */
   const [problem, setProblem] = useState<AccountProblem | null>(null);
+  /** Known on opening: no calendar can take the event, so the dialog says so first and offers the file. */
+  const known = useCalendarProblem(open);
   const schedule = useScheduleEvent({
     mutationConfig: {
       onSuccess: (_event, scheduled) => {
@@ -134,9 +137,16 @@ export function EventDialog({ open, onOpenChange, prefill, confirm }: EventDialo
       onOpenChange={onOpenChange}
       title="Add to Calendar"
       actions={
-        <Button onClick={submit} aria-disabled={schedule.isPending || undefined}>
-          {schedule.isPending ? 'Scheduling...' : 'Add to Calendar'}
-        </Button>
+        known ? (
+          <Button onClick={() => void saveFile()}>
+            <Download aria-hidden />
+            Download .ics
+          </Button>
+        ) : (
+          <Button onClick={submit} aria-disabled={schedule.isPending || undefined}>
+            {schedule.isPending ? 'Scheduling...' : 'Add to Calendar'}
+          </Button>
+        )
       }
       confirmation={{
         asking,
@@ -147,6 +157,7 @@ export function EventDialog({ open, onOpenChange, prefill, confirm }: EventDialo
         onConfirm: () => schedule.mutate(draft),
       }}
     >
+      {known && !problem && <CalendarFirstNotice problem={known} />}
       <Field label="Title">
         {(id) => <Input id={id} value={draft.title} onChange={(e) => set({ title: e.target.value })} />}
       </Field>

@@ -16,10 +16,11 @@ export const buttonVariants = cva(
         link: 'text-accent underline-offset-4 hover:underline',
       },
       size: {
-        default: 'h-10 px-4 py-2',
-        sm: 'h-8 rounded-md px-3 text-xs',
+        // Every size is at least 44×44 px, what a thumb needs; `sm` is smaller type, not a smaller target.
+        default: 'h-11 px-4 py-2',
+        sm: 'h-11 rounded-md px-3 text-xs',
         lg: 'h-12 rounded-xl px-6 text-base',
-        icon: 'size-10',
+        icon: 'size-11',
       },
     },
     defaultVariants: { variant: 'default', size: 'default' },

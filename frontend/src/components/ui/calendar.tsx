@@ -130,7 +130,7 @@ export function Calendar({
                       {...Object.fromEntries(matched.map((name) => [`data-${name}`, '']))}
                       onClick={() => onSelect(day)}
                       className={cn(
-                        'mx-auto flex size-10 items-center justify-center rounded-full text-sm tabular-nums transition-colors outline-none hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-1 focus-visible:ring-offset-background',
+                        'mx-auto flex size-11 items-center justify-center rounded-full text-sm tabular-nums transition-colors outline-none hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-1 focus-visible:ring-offset-background',
                         outside && 'text-muted-foreground/45',
                         isToday && 'font-bold',
                         isToday && !isSelected && 'text-accent',

@@ -11,6 +11,8 @@ interface FormFieldProps {
   field: FieldProps;
   /** The field's first validation message, shown under it. */
   error?: string | undefined;
+  /** Announce the message as it appears (`role="alert"`): for an answer from the server. */
+  alert?: boolean;
   /** Content placed on the label's line, right-aligned (e.g. a 'Forgot password?' link). */
   labelAside?: ReactNode;
   /** A control inside the input's right end (e.g. a password's show/hide button); give the input room. */
@@ -42,6 +44,7 @@ export function FormField({
   inputAside,
   className,
   inputClassName,
+  alert,
   ...input
 }: FormFieldProps) {
   return (
@@ -59,7 +62,11 @@ export function FormField({
         <Input {...field} {...input} className={inputClassName} />
       )}
       {error && (
-        <p id={field['aria-describedby']} className="text-sm text-destructive dark:text-red-400">
+        <p
+          id={field['aria-describedby']}
+          role={alert ? 'alert' : undefined}
+          className="text-sm text-destructive dark:text-red-400"
+        >
           {error}
         </p>
       )}

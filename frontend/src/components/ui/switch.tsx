@@ -17,8 +17,8 @@ export function Switch({ checked, onCheckedChange, className, ...props }: Switch
       data-state={checked ? 'checked' : 'unchecked'}
       onClick={() => onCheckedChange(!checked)}
       className={cn(
-        'peer inline-flex h-6 w-11 shrink-0 items-center rounded-full border-2 border-transparent transition-colors outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background disabled:cursor-not-allowed disabled:opacity-50',
-        checked ? 'bg-accent' : 'bg-input',
+        // A 44×44 target around a 24 px track: what a thumb needs, looking as compact as before.
+        'peer group inline-flex h-11 w-14 shrink-0 items-center justify-center rounded-full outline-none disabled:cursor-not-allowed disabled:opacity-50',
         className,
       )}
       {...props}
@@ -26,10 +26,17 @@ export function Switch({ checked, onCheckedChange, className, ...props }: Switch
       <span
         aria-hidden="true"
         className={cn(
-          'pointer-events-none block size-5 rounded-full bg-white shadow-sm ring-0 transition-transform',
-          checked ? 'translate-x-5' : 'translate-x-0',
+          'inline-flex h-6 w-11 items-center rounded-full border-2 border-transparent transition-colors group-focus-visible:ring-2 group-focus-visible:ring-ring group-focus-visible:ring-offset-2 group-focus-visible:ring-offset-background',
+          checked ? 'bg-accent' : 'bg-input',
         )}
-      />
+      >
+        <span
+          className={cn(
+            'pointer-events-none block size-5 rounded-full bg-white shadow-sm ring-0 transition-transform',
+            checked ? 'translate-x-5' : 'translate-x-0',
+          )}
+        />
+      </span>
     </button>
   );
 }

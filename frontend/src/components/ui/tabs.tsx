@@ -102,7 +102,7 @@ export function TabsTrigger({ value, className, ...props }: ComponentProps<'butt
       data-state={selected ? 'active' : 'inactive'}
       onClick={() => tabs.onValueChange(value)}
       className={cn(
-        'inline-flex h-9 items-center justify-center gap-1.5 rounded-lg px-3 text-sm font-medium whitespace-nowrap transition-colors outline-none focus-visible:ring-2 focus-visible:ring-ring [&_svg]:size-4',
+        'inline-flex min-h-11 items-center justify-center gap-1.5 rounded-lg px-3 text-sm font-medium whitespace-nowrap transition-colors outline-none focus-visible:ring-2 focus-visible:ring-ring [&_svg]:size-4',
         selected
           ? 'bg-card text-foreground shadow-sm dark:bg-accent-soft'
           : 'text-muted-foreground hover:text-foreground',

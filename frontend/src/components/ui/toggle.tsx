@@ -16,8 +16,9 @@ export const toggleVariants = cva(
           'border border-input bg-card text-muted-foreground hover:bg-muted hover:text-foreground aria-pressed:border-accent aria-pressed:bg-accent-soft aria-pressed:text-accent aria-pressed:hover:bg-accent-soft',
       },
       size: {
-        default: 'h-9 px-3',
-        sm: 'h-8 px-3 text-xs',
+        // At least 44 px high, what a thumb needs; `sm` is smaller type, not a smaller target.
+        default: 'h-11 px-3',
+        sm: 'h-11 px-3 text-xs',
       },
     },
     defaultVariants: { variant: 'outline', size: 'default' },

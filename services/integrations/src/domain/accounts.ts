@@ -103,6 +103,8 @@ export function createAccounts({ repo, cipher, google, log }: AccountsDeps) {
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
       expiresAt: row.expiresAt?.toISOString() ?? null,
+      // Google separates scopes with spaces, Slack with commas.
+      scopes: row.scope?.split(/[\s,]+/).filter(Boolean) ?? [],
     };
   }
 

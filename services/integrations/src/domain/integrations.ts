@@ -6,6 +6,7 @@ import {
   type IntegrationListQuery,
   type IntegrationType,
   type Provider,
+  type ProviderStatus,
   type SettingsPatchBody,
 } from '@haven/contracts/integrations';
 import type { OutgoingEmailDraft, SendAnswer } from '@haven/contracts/mail';
@@ -75,6 +76,13 @@ export function createIntegrations({
 
   return {
     present,
+
+    /** Each provider, and whether this server has its client id and secret. */
+    providers: (): ProviderStatus[] =>
+      (Object.keys(PROVIDER_TYPES) as Provider[]).map((provider) => ({
+        provider,
+        configured: providers[provider].configured,
+      })),
 
     async list(userId: number, query: IntegrationListQuery): Promise<Integration[]> {
       const rows = await repo.listOfUser(userId, { provider: query.provider, type: query.type });

@@ -26,6 +26,7 @@ export function integrationsRoutes(integrations: Integrations, appUrl: string) {
   };
 
   return implement(integrationsContract, {
+    providers: () => ({ providers: integrations.providers() }),
     list: ({ userId, query }) => integrations.list(userId, query),
     remove: async ({ userId, params }) => {
       await integrations.remove(userId, params.id);

@@ -74,7 +74,7 @@ export function ChatInput({
         value={value}
         onChange={(event) => onValueChange(event.target.value)}
         onKeyDown={onKeyDown}
-        className={inline ? 'max-h-40 min-h-10 resize-none' : 'min-h-0 flex-1 resize-none'}
+        className={inline ? 'max-h-40 min-h-11 resize-none' : 'min-h-0 flex-1 resize-none'}
       />
       {inline ? (
         <Button type="submit" size="icon" aria-label="Send" disabled={blank || busy}>

@@ -63,7 +63,7 @@ function Bubble({
       <div className="flex items-center gap-2 px-1 text-xs text-muted-foreground">
         <time dateTime={message.createdAt}>{timeOf(message.createdAt)}</time>
         {draft && (
-          <Button size="sm" variant="outline" className="h-7" onClick={() => onDraft(draft)}>
+          <Button size="sm" variant="outline" onClick={() => onDraft(draft)}>
             <Mail aria-hidden /> Edit &amp; Draft Email
           </Button>
         )}

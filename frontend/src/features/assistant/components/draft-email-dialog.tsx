@@ -60,7 +60,7 @@ export function DraftEmailDialog({ draft, onClose, confirm }: DraftEmailDialogPr
             <Button
               size="sm"
               variant="outline"
-              className="h-7 self-start"
+              className="self-start"
               onClick={() => setEmail({ ...email, to: offered.to })}
             >
               Use this address

@@ -104,7 +104,7 @@ export function Suggestions({
             </p>
             {d.to && !d.notice && <p className="text-xs text-muted-foreground">To {d.to}</p>}
             <DraftNotes draft={d} />
-            <Button size="sm" variant="outline" className="h-7 self-start" onClick={() => onDraft(d)}>
+            <Button size="sm" variant="outline" className="self-start" onClick={() => onDraft(d)}>
               <Mail aria-hidden /> Edit &amp; Draft Email
             </Button>
           </li>

@@ -23,6 +23,8 @@ export function LoginForm() {
         toast({ title: 'Login failed', description: getErrorMessage(error), variant: 'destructive' }),
     },
   });
+  // Said next to the form as well: a phone's keyboard hides the toast.
+  const failure = loginMutation.isError ? getErrorMessage(loginMutation.error) : null;
   const form = useZodForm(LoginBody, { email: '', password: '' });
 
   return (
@@ -46,12 +48,17 @@ export function LoginForm() {
         labelAside={
           <Link
             to={paths.resetPassword.path}
-            className="text-sm font-medium text-accent underline-offset-4 hover:underline"
+            className="-mt-4 -mb-2 inline-flex min-h-11 items-center pt-2 text-sm font-medium text-accent underline-offset-4 hover:underline"
           >
             Forgot password?
           </Link>
         }
       />
+      {failure && (
+        <p role="alert" className="text-sm text-destructive dark:text-red-400">
+          Login failed: {failure}
+        </p>
+      )}
       <PendingButton type="submit" size="lg" className="mt-2 w-full" pending={loginMutation.isPending}>
         Log in
       </PendingButton>

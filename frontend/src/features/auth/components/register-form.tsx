@@ -28,6 +28,10 @@ export function RegisterForm() {
     },
   });
   const form = useZodForm(RegisterFormSchema, EMPTY);
+  // Said next to the form as well: a phone's keyboard hides the toast.
+  const failure = requestVerification.isError
+    ? getErrorMessage(requestVerification.error, 'Registration failed')
+    : null;
 
   return (
     <form
@@ -72,6 +76,11 @@ export function RegisterForm() {
         <MailCheck className="mt-0.5 size-4 shrink-0 text-accent" aria-hidden="true" />
         We&apos;ll email you a 6-digit code. Your email must be verified before you can log in.
       </p>
+      {failure && (
+        <p role="alert" className="text-sm text-destructive dark:text-red-400">
+          Registration failed: {failure}
+        </p>
+      )}
       <PendingButton type="submit" size="lg" className="w-full" pending={requestVerification.isPending}>
         Create account
       </PendingButton>

@@ -10,12 +10,21 @@ const CodeForm = z.object({ code: VerificationCode });
 interface VerifyCodeFormProps {
   onSubmit: (code: string) => void;
   pending: boolean;
+  /** Why the server refused the last code: shown under the field, which stays for a retry. */
+  error?: string | undefined;
+  /** Called as the code changes (the refusal no longer applies to it). */
+  onEdit?: () => void;
 }
 
 /** The 6-digit code field; anything but digits is dropped as it is typed or pasted. */
-export function VerifyCodeForm({ onSubmit, pending }: VerifyCodeFormProps) {
+export function VerifyCodeForm({ onSubmit, pending, error, onEdit }: VerifyCodeFormProps) {
   const form = useZodForm(CodeForm, { code: '' });
-  const field = form.register('code');
+  const registered = form.register('code');
+  const invalid = form.errorOf('code');
+  const shown = invalid ?? error;
+  const field = shown
+    ? { ...registered, 'aria-invalid': true, 'aria-describedby': form.errorId('code') }
+    : registered;
 
   return (
     <form
@@ -28,9 +37,13 @@ export function VerifyCodeForm({ onSubmit, pending }: VerifyCodeFormProps) {
         label="Verification Code"
         field={{
           ...field,
-          onChange: (event) => form.setValue('code', event.target.value.replace(/\D/g, '')),
+          onChange: (event) => {
+            form.setValue('code', event.target.value.replace(/\D/g, ''));
+            onEdit?.();
+          },
         }}
-        error={form.errorOf('code')}
+        error={shown}
+        alert={!invalid}
         inputMode="numeric"
         maxLength={6}
         autoComplete="one-time-code"

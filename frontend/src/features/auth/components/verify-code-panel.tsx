@@ -2,7 +2,6 @@ import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 
 import { StatusMessage } from '@/components/status-message';
-import { Button } from '@/components/ui/button';
 import { PendingButton } from '@/components/ui/pending-button';
 import { paths } from '@/config/paths';
 import { useResendVerification } from '@/features/auth/api/resend-verification';
@@ -16,7 +15,16 @@ import { getErrorMessage } from '@/lib/api';
 const REDIRECT_DELAY_MS = 2000;
 const FAILED_MESSAGE = 'Verification failed. Please check your code and try again.';
 
-/** Entering → verifying → verified (then on to `/` after 2 s) or failed (try again, resend, go back). */
+/** The spec's message, and the server's own reason when it says more. */
+const refusal = (error: unknown) => {
+  const serverMessage = getErrorMessage(error, FAILED_MESSAGE);
+  return serverMessage === FAILED_MESSAGE ? FAILED_MESSAGE : `${FAILED_MESSAGE} ${serverMessage}`;
+};
+
+/**
+ * Entering → verifying → verified (then on to `/` after 2 s); a refused code stays on this form with
+ * the reason under the field (retype, resend, or go back).
+ */
 export function VerifyCodePanel({ email }: { email: string }) {
   const navigate = useNavigate();
   const verify = useVerifyEmail();
@@ -74,37 +82,21 @@ export function VerifyCodePanel({ email }: { email: string }) {
     );
   }
 
-  if (verify.isError) {
-    const serverMessage = getErrorMessage(verify.error, FAILED_MESSAGE);
-    return (
-      <StatusMessage
-        tone="error"
-        title="Verification Failed"
-        actions={
-          <>
-            <Button className="w-full" onClick={() => verify.reset()}>
-              Try Again
-            </Button>
-            {resendButton}
-            <BackToRegistrationLink />
-          </>
-        }
-      >
-        <p>{FAILED_MESSAGE}</p>
-        {serverMessage !== FAILED_MESSAGE && (
-          <p className="mt-2 font-medium text-foreground">{serverMessage}</p>
-        )}
-      </StatusMessage>
-    );
-  }
-
   return (
     <div className="flex flex-col gap-6">
       <p className="-mt-2 text-sm text-muted-foreground">
         We sent a 6-digit code to <span className="font-medium break-all text-foreground">{email}</span>.
         Enter it below to finish creating your account.
       </p>
-      <VerifyCodeForm onSubmit={verifyCode} pending={verify.isPending} />
+      {/* A refused code keeps the field, with the reason under it, so the user can retype it. */}
+      <VerifyCodeForm
+        onSubmit={verifyCode}
+        pending={verify.isPending}
+        error={verify.isError ? refusal(verify.error) : undefined}
+        onEdit={() => {
+          if (verify.isError) verify.reset();
+        }}
+      />
       {verify.isPending && (
         <p role="status" className="text-center text-sm text-muted-foreground">
           Verifying your code…

@@ -19,7 +19,7 @@ export function ServerDateCard() {
         <Button
           variant="ghost"
           size="icon"
-          className="-my-2 -mr-2 size-8"
+          className="-my-3 -mr-3 size-11"
           aria-label="Refresh server time"
           onClick={() => void refetch()}
           disabled={isFetching}

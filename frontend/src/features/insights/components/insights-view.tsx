@@ -103,7 +103,7 @@ export function InsightsView({
           <button
             type="button"
             onClick={() => setPicking(true)}
-            className="truncate text-sm font-medium hover:underline"
+            className="min-h-11 min-w-11 truncate px-2 text-sm font-medium hover:underline"
             aria-label={`${label}: select date`}
           >
             {label}

@@ -14,6 +14,11 @@ export function ReferenceChip({ n, thought }: { n: number; thought: Thought | un
   const [open, setOpen] = useState(false);
   const chip =
     'inline-flex h-6 min-w-7 items-center justify-center rounded-full px-2 text-xs font-semibold align-middle';
+  // The target is 44×44 (a thumb's), the chip inside it as compact as before; the negative margins
+  // keep a chip in a sentence from spreading its lines apart, reaching more into the line above
+  // than into a button below it (the top padding re-centres the chip on its line).
+  const target =
+    'group -mt-3 -mb-2 inline-flex min-h-11 min-w-11 items-center justify-center rounded-full pt-1 align-middle outline-none';
   if (!thought) {
     return (
       <span
@@ -31,12 +36,16 @@ export function ReferenceChip({ n, thought }: { n: number; thought: Thought | un
         type="button"
         onClick={() => setOpen(true)}
         aria-label={`Open cited thought #${n}`}
-        className={cn(
-          chip,
-          'bg-accent/15 text-accent hover:bg-accent/25 focus-visible:ring-2 focus-visible:ring-ring outline-none',
-        )}
+        className={target}
       >
-        #{n}
+        <span
+          className={cn(
+            chip,
+            'bg-accent/15 text-accent group-hover:bg-accent/25 group-focus-visible:ring-2 group-focus-visible:ring-ring',
+          )}
+        >
+          #{n}
+        </span>
       </button>
       <Dialog open={open} onOpenChange={setOpen}>
         <DialogContent showCloseButton>

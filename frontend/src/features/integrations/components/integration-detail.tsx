@@ -24,10 +24,55 @@ import { getErrorMessage } from '@/lib/api';
 import { formatDateTime } from '@/lib/format-date';
 import { cn } from '@/lib/utils';
 import { useIntegrations } from '../api/get-integrations';
+import { useProviderSetUp } from '../api/get-providers';
 import { useDisconnectIntegration, useUpdateIntegrationSettings } from '../api/manage-integration';
 import { NotionPageSetting } from './notion-page-setting';
 
-import { connectionStateOf, type CatalogEntry, type ConnectionState } from '../lib/catalog';
+import { capabilitiesOf } from '../lib/capabilities';
+import {
+  connectionStateOf,
+  DOT_OF,
+  SETUP_README,
+  SETUP_VARIABLES,
+  type CatalogEntry,
+  type ConnectionState,
+} from '../lib/catalog';
+
+/** Why there is no Connect, and what the person who runs the server does about it. */
+function NotSetUp({ entry }: { entry: CatalogEntry }) {
+  return (
+    <div className="flex flex-col gap-1 rounded-lg border bg-muted/50 p-3 text-sm">
+      <p>
+        This server has no {entry.name.split(' ')[0]} app to connect with, so it cannot be connected here yet.
+        Whoever runs the server sets {SETUP_VARIABLES[entry.provider]} and restarts it.
+      </p>
+      <p className="text-xs text-muted-foreground">
+        How, step by step: the project’s README.md, section ‘Connecting Google, Slack and Notion’
+        <code className="mt-0.5 block break-all">{SETUP_README}</code>
+      </p>
+    </div>
+  );
+}
+
+/** What the connection may read and do, in words; never its token. */
+function Overview({ integration }: { integration: Integration }) {
+  return (
+    <div className="flex flex-col gap-3 text-sm">
+      <div>
+        <h3 className="font-medium">What it can read and do</h3>
+        <ul className="mt-1 list-disc pl-5 text-muted-foreground">
+          {capabilitiesOf(integration).map((words) => (
+            <li key={words}>{words}</li>
+          ))}
+        </ul>
+      </div>
+      <p>
+        <span className="text-muted-foreground">Connected since </span>
+        <When iso={integration.createdAt} />
+      </p>
+    </div>
+  );
+}
 
 /** A stored moment as the app writes dates, or a dash when there is none. */
 function When({ iso }: { iso: string | null }) {
@@ -37,11 +82,12 @@ function When({ iso }: { iso: string | null }) {
 const STATE_TEXT: Record<ConnectionState, string> = {
   connected: 'Connected',
   reconnect: 'Needs reconnecting',
+  'not-set-up': 'Not set up on this server',
   'not-connected': 'Not connected',
 };
 
 /** Three equal tabs on a phone: 'Contextual Rules' takes two lines rather than spilling out of its tab. */
-const WRAPPING_TAB = 'h-auto min-h-9 min-w-0 px-2 py-1.5 text-center leading-tight whitespace-normal';
+const WRAPPING_TAB = 'h-auto min-h-11 min-w-0 px-2 py-1.5 text-center leading-tight whitespace-normal';
 
 const SWITCHES: Array<
   [keyof Pick<IntegrationSettings, 'autoSync' | 'notifyOnChanges' | 'includeFullContent'>, string, string]
@@ -196,7 +242,8 @@ export function IntegrationDetail({ entry }: { entry: CatalogEntry }) {
   const integrations = useIntegrations();
   const navigate = useNavigate();
   const integration = integrations.data?.find((i) => i.provider === entry.provider && i.type === entry.type);
-  const state = connectionStateOf(integration);
+  const setUp = useProviderSetUp();
+  const state = connectionStateOf(integration, setUp(entry.provider));
   const connected = state === 'connected';
   const [confirming, setConfirming] = useState(false);
   const [tab, setTab] = useState('overview');
@@ -221,7 +268,8 @@ export function IntegrationDetail({ entry }: { entry: CatalogEntry }) {
           <CardTitle className="flex items-center gap-2">
             <span
               aria-hidden="true"
-              className={cn('size-2.5 rounded-full', connected ? 'bg-emerald-500' : 'bg-red-500')}
+              data-testid="connection-dot"
+              className={cn('size-2.5 rounded-full', DOT_OF[state])}
             />
             {entry.name}
           </CardTitle>
@@ -245,7 +293,8 @@ export function IntegrationDetail({ entry }: { entry: CatalogEntry }) {
               Last synced <When iso={integration.updatedAt} />
             </p>
           )}
-          {!connected && (
+          {state === 'not-set-up' && <NotSetUp entry={entry} />}
+          {(state === 'not-connected' || state === 'reconnect') && (
             <PendingButton
               pending={connect.isPending}
               onClick={() => connect.mutate({ provider: entry.provider, type: entry.type })}
@@ -280,20 +329,7 @@ export function IntegrationDetail({ entry }: { entry: CatalogEntry }) {
             </TabsTrigger>
           </TabsList>
           <TabsContent value="overview">
-            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-              <dt className="text-muted-foreground">Type</dt>
-              <dd>{integration.type}</dd>
-              <dt className="text-muted-foreground">Provider</dt>
-              <dd>{integration.provider}</dd>
-              <dt className="text-muted-foreground">Connected since</dt>
-              <dd>
-                <When iso={integration.createdAt} />
-              </dd>
-              <dt className="text-muted-foreground">Token expires</dt>
-              <dd>
-                <When iso={integration.expiresAt} />
-              </dd>
-            </dl>
+            <Overview integration={integration} />
           </TabsContent>
           <TabsContent value="settings" className="flex flex-col gap-4">
             <SettingsTab integration={integration} />

@@ -13,9 +13,11 @@ import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { cn } from '@/lib/utils';
 import { integrationsQueryKey, useIntegrations } from '../api/get-integrations';
+import { useProviderSetUp } from '../api/get-providers';
 import {
   CATALOG,
   connectionStateOf,
+  DOT_OF,
   providerName,
   type CatalogEntry,
   type ConnectionState,
@@ -28,7 +30,16 @@ const RECONNECT_BADGE = 'border-amber-500/50 text-amber-900 dark:text-amber-200'
 const ACTION_OF: Record<ConnectionState, string> = {
   connected: 'Connected',
   reconnect: 'Reconnect',
+  'not-set-up': 'Not set up',
   'not-connected': 'Connect',
+};
+
+/** What a screen reader hears after a card's name (the dot shows it). */
+const SAID_OF: Record<ConnectionState, string> = {
+  connected: 'connected',
+  reconnect: 'not connected, needs reconnecting',
+  'not-set-up': 'not connected',
+  'not-connected': 'not connected',
 };
 
 const findOf = (list: Integration[] | undefined, entry: CatalogEntry) =>
@@ -63,9 +74,14 @@ export function IntegrationList() {
   const [adding, setAdding] = useState(false);
   const navigate = useNavigate();
   const connect = useStartConnection();
+  const setUp = useProviderSetUp();
+  const stateOf = (entry: CatalogEntry) =>
+    connectionStateOf(findOf(integrations.data, entry), setUp(entry.provider));
 
   function choose(entry: CatalogEntry) {
-    if (findOf(integrations.data, entry)?.connected)
+    // Connected: its page; not set up on this server: its page says why, rather than a failing Connect.
+    const state = stateOf(entry);
+    if (state === 'connected' || state === 'not-set-up')
       return navigate(paths.integration.getHref(entry.provider, entry.type));
     connect.mutate({ provider: entry.provider, type: entry.type });
   }
@@ -76,8 +92,7 @@ export function IntegrationList() {
       <ul className="grid grid-cols-2 gap-3">
         {CATALOG.map((entry) => {
           const integration = findOf(integrations.data, entry);
-          const state = connectionStateOf(integration);
-          const connected = state === 'connected';
+          const state = stateOf(entry);
           return (
             <li key={`${entry.provider}-${entry.type}`}>
               <Link
@@ -87,22 +102,23 @@ export function IntegrationList() {
                 <span className="flex items-center gap-2">
                   <span
                     aria-hidden="true"
-                    className={cn(
-                      'size-2.5 shrink-0 rounded-full',
-                      connected ? 'bg-emerald-500' : 'bg-red-500',
-                    )}
+                    data-testid="connection-dot"
+                    className={cn('size-2.5 shrink-0 rounded-full', DOT_OF[state])}
                   />
                   <span className="text-sm leading-tight font-semibold">
                     {entry.name}
                     {/* Said, not shown (the dot shows it): the link's name keeps its visible text. */}
                     <span className="sr-only">
-                      , {connected ? 'connected' : 'not connected'}
-                      {state === 'reconnect' ? ', needs reconnecting' : ''}
+                      , {SAID_OF[state]}
                       {integration?.contextualRules ? ', with rules' : ''}
                     </span>
                   </span>
                 </span>
-                <span className="line-clamp-2 text-xs text-muted-foreground">{entry.description}</span>
+                {state === 'not-set-up' ? (
+                  <span className="text-xs font-medium text-muted-foreground">Not set up on this server</span>
+                ) : (
+                  <span className="line-clamp-2 text-xs text-muted-foreground">{entry.description}</span>
+                )}
                 <span className="mt-auto flex flex-wrap gap-1">
                   <Badge variant="secondary">{entry.type}</Badge>
                   {state === 'reconnect' && (
@@ -166,9 +182,7 @@ export function IntegrationList() {
                   }}
                 >
                   {entry.name}
-                  <span className="text-xs text-muted-foreground">
-                    {ACTION_OF[connectionStateOf(findOf(integrations.data, entry))]}
-                  </span>
+                  <span className="text-xs text-muted-foreground">{ACTION_OF[stateOf(entry)]}</span>
                 </Button>
               </li>
             ))}

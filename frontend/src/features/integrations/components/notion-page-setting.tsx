@@ -75,7 +75,7 @@ export function NotionPageSetting({ integration }: { integration: Integration })
                   <button
                     type="button"
                     disabled={save.isPending}
-                    className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm hover:bg-muted"
+                    className="flex min-h-11 w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm hover:bg-muted"
                     onClick={() =>
                       save.mutate({
                         id: integration.id,

@@ -42,9 +42,34 @@ export const providerName = (provider: string) => provider.charAt(0).toUpperCase
 
 /**
  * Where an account stands: connected; `reconnect` when it was connected and the provider stopped
- * accepting it (the connection issue says why: revoked, a permission left out); or never connected.
+ * accepting it (the connection issue says why: revoked, a permission left out); `not-set-up` when
+ * this server has no client id for the provider, so connecting cannot work; or never connected.
  */
-export type ConnectionState = 'connected' | 'reconnect' | 'not-connected';
+export type ConnectionState = 'connected' | 'reconnect' | 'not-set-up' | 'not-connected';
 
-export const connectionStateOf = (integration: Integration | undefined): ConnectionState =>
-  integration?.connected ? 'connected' : integration?.settings.error ? 'reconnect' : 'not-connected';
+export const connectionStateOf = (integration: Integration | undefined, setUp = true): ConnectionState =>
+  integration?.connected
+    ? 'connected'
+    : integration?.settings.error
+      ? 'reconnect'
+      : setUp
+        ? 'not-connected'
+        : 'not-set-up';
+
+/** The dot beside a service: green connected, red only for a real error, grey otherwise. */
+export const DOT_OF: Record<ConnectionState, string> = {
+  connected: 'bg-emerald-500',
+  reconnect: 'bg-red-500',
+  'not-set-up': 'bg-zinc-400',
+  'not-connected': 'bg-zinc-400',
+};
+
+/** What the server needs to connect a provider (the README's 'Connecting Google, Slack and Notion'). */
+export const SETUP_VARIABLES: Record<Provider, string> = {
+  google: 'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET',
+  slack: 'SLACK_CLIENT_ID and SLACK_CLIENT_SECRET',
+  notion: 'NOTION_CLIENT_ID and NOTION_CLIENT_SECRET',
+};
+
+/** The README section's anchor (README.md in the project) that explains it to an operator. */
+export const SETUP_README = '#connecting-google-slack-and-notion';

@@ -36,16 +36,27 @@ export function MorePanel() {
         <Skeleton className="h-12 w-full" />
       </div>
     );
+  // A provider this server has no client id for is not offered: connecting it cannot work.
+  const offerSlack = isError || data.slack.configured;
+  const offerNotion = isError || data.notion.configured;
   if (isError || (!data.slack.connected && !data.notion.connected))
     return (
       <>
         <p className="text-sm text-muted-foreground">
-          Connect Slack to see mentions waiting for your reply, and Notion to see your recent pages.
+          {offerSlack && offerNotion
+            ? 'Connect Slack to see mentions waiting for your reply, and Notion to see your recent pages.'
+            : offerSlack
+              ? 'Connect Slack to see mentions waiting for your reply.'
+              : offerNotion
+                ? 'Connect Notion to see your recent pages.'
+                : 'Slack and Notion are not set up on this server.'}
         </p>
-        <div className="flex flex-wrap gap-2">
-          <ConnectLink provider="slack" type="messages" name="Slack" />
-          <ConnectLink provider="notion" type="documents" name="Notion" />
-        </div>
+        {(offerSlack || offerNotion) && (
+          <div className="flex flex-wrap gap-2">
+            {offerSlack && <ConnectLink provider="slack" type="messages" name="Slack" />}
+            {offerNotion && <ConnectLink provider="notion" type="documents" name="Notion" />}
+          </div>
+        )}
         {manage}
       </>
     );
@@ -55,7 +66,11 @@ export function MorePanel() {
         <MessageSquare aria-hidden className="size-3.5" /> Slack
       </h3>
       {!data.slack.connected ? (
-        <ConnectLink provider="slack" type="messages" name="Slack" />
+        offerSlack ? (
+          <ConnectLink provider="slack" type="messages" name="Slack" />
+        ) : (
+          <p className="text-sm text-muted-foreground">Not set up on this server</p>
+        )
       ) : data.slack.items.length === 0 ? (
         <p className="text-sm text-muted-foreground">Nothing waiting for your reply</p>
       ) : (
@@ -79,7 +94,11 @@ export function MorePanel() {
         <FileText aria-hidden className="size-3.5" /> Notion
       </h3>
       {!data.notion.connected ? (
-        <ConnectLink provider="notion" type="documents" name="Notion" />
+        offerNotion ? (
+          <ConnectLink provider="notion" type="documents" name="Notion" />
+        ) : (
+          <p className="text-sm text-muted-foreground">Not set up on this server</p>
+        )
       ) : data.notion.pages.length === 0 ? (
         <p className="text-sm text-muted-foreground">No pages shared with Haven yet</p>
       ) : (

@@ -22,7 +22,7 @@ export function WaitingList({ onNudge }: { onNudge: (nudge: NudgeDraft) => void 
       </h3>
       <ol className="-mx-1 flex max-h-[4.5rem] flex-col overflow-y-auto" aria-label="Waiting for an answer">
         {data.threads.map((thread) => (
-          <li key={thread.threadId} className="flex min-h-9 min-w-0 items-center gap-2 px-1">
+          <li key={thread.threadId} className="flex min-h-11 min-w-0 items-center gap-2 px-1">
             <span className="min-w-0 flex-1 truncate text-sm">
               <span className="font-medium">{thread.to}</span>
               <span className="text-muted-foreground"> · {thread.subject || '(No subject)'}</span>
@@ -33,7 +33,7 @@ export function WaitingList({ onNudge }: { onNudge: (nudge: NudgeDraft) => void 
             <Button
               size="sm"
               variant="outline"
-              className="h-7 px-2.5"
+              className="px-2.5"
               aria-label={`Nudge ${thread.to} about ${thread.subject || '(No subject)'}`}
               onClick={() => onNudge(thread.nudge)}
             >

@@ -70,7 +70,7 @@ export function ImportResult({ id, result, error }: ImportResultProps) {
         <a
           href={importReportHref(id)}
           download
-          className={cn(buttonVariants({ variant: 'outline', size: 'sm' }), 'h-11 self-start sm:h-9')}
+          className={cn(buttonVariants({ variant: 'outline', size: 'sm' }), 'self-start')}
         >
           <FileDown aria-hidden="true" />
           Download report<span className="sr-only"> of the import (CSV)</span>

@@ -4,9 +4,9 @@ import { tagTier, type TagCount } from '@/features/thoughts/lib/search-thoughts'
 import { cn } from '@/lib/utils';
 
 const TIER_CLASSES = [
-  'h-8 px-3 text-xs',
-  'h-9 px-3.5 text-sm',
-  'h-10 px-4 text-base',
+  'h-11 px-3 text-xs',
+  'h-11 px-3.5 text-sm',
+  'h-11 px-4 text-base',
   'h-11 px-4 text-lg font-semibold',
 ] as const;
 

@@ -149,13 +149,23 @@ export function createWorkspace({ repo, cipher, accounts, settings, log }: Works
         connectedRow(userId, 'slack'),
         connectedRow(userId, 'notion'),
       ]);
+      const configured = {
+        slack: Boolean(settings.SLACK_CLIENT_ID && settings.SLACK_CLIENT_SECRET),
+        notion: Boolean(settings.NOTION_CLIENT_ID && settings.NOTION_CLIENT_SECRET),
+      };
       return {
-        slack: slack
-          ? { connected: true, items: await cached<SlackItem>(slack, ['mention', 'dm'], 20, true) }
-          : { connected: false, items: [] },
-        notion: notion
-          ? { connected: true, pages: await cached<NotionPage>(notion, ['page'], 10) }
-          : { connected: false, pages: [] },
+        slack: {
+          configured: configured.slack,
+          ...(slack
+            ? { connected: true, items: await cached<SlackItem>(slack, ['mention', 'dm'], 20, true) }
+            : { connected: false, items: [] }),
+        },
+        notion: {
+          configured: configured.notion,
+          ...(notion
+            ? { connected: true, pages: await cached<NotionPage>(notion, ['page'], 10) }
+            : { connected: false, pages: [] }),
+        },
       };
     },
 

@@ -1,0 +1,40 @@
+import type { Integration, IntegrationType, Provider } from '@haven/contracts/integrations';
+
+const GOOGLE = 'https://www.googleapis.com/auth/';
+
+/** A granted scope in words; scopes that say nothing a person needs to know are left out. */
+const WORDS: Record<string, string> = {
+  [`${GOOGLE}calendar`]: 'Read your calendar and its events',
+  [`${GOOGLE}calendar.readonly`]: 'Read your calendar and its events',
+  [`${GOOGLE}calendar.events`]: 'Create events and answer invitations you accept or decline',
+  [`${GOOGLE}gmail.readonly`]: 'Read your e-mail for the digest',
+  [`${GOOGLE}gmail.compose`]: 'Write drafts and send e-mail you approve',
+  [`${GOOGLE}userinfo.email`]: 'See your e-mail address',
+  'search:read': 'Find messages that mention you',
+  'im:history': 'Read your direct messages',
+  'im:read': 'Read your direct messages',
+  'users:read': 'See who wrote to you',
+  'channels:history': 'Read the replies in public channels where you were mentioned',
+  'groups:history': 'Read the replies in private channels where you were mentioned',
+};
+
+/** What the app asks each kind of account for, when the provider does not say what it granted. */
+const ASKED: Partial<Record<`${Provider}:${IntegrationType}`, string[]>> = {
+  'google:calendar': [`${GOOGLE}calendar`, `${GOOGLE}calendar.events`, `${GOOGLE}userinfo.email`],
+  'google:email': [`${GOOGLE}gmail.readonly`, `${GOOGLE}gmail.compose`, `${GOOGLE}userinfo.email`],
+  'slack:messages': ['search:read', 'im:history', 'users:read', 'channels:history', 'groups:history'],
+};
+
+/** Notion grants access per page and says no scopes: what the app does with it. */
+const NOTION = ['Read the pages you shared with Haven', 'Create pages where you choose (Save to Notion)'];
+
+/** What a connection may read and do, in words, from the scopes it was granted (or its type). */
+export function capabilitiesOf(integration: Pick<Integration, 'provider' | 'type' | 'scopes'>): string[] {
+  if (integration.provider === 'notion') return NOTION;
+  const scopes = integration.scopes.length
+    ? integration.scopes
+    : (ASKED[`${integration.provider}:${integration.type}`] ?? []);
+  const words = scopes.map((scope) => WORDS[scope]).filter((w): w is string => w !== undefined);
+  const said = [...new Set(words)];
+  return integration.provider === 'slack' ? [...said, 'Post nothing: it only reads'] : said;
+}
