@@ -7,6 +7,7 @@ import { Markdown } from '@/components/markdown/markdown';
 import { CATEGORY_LABELS } from '@/components/thoughts/thought-categories';
 import { formatShortDay, formatTimeOfDay } from '@/components/thoughts/thought-format';
 import { Badge } from '@/components/ui/badge';
+import { useTimeFormat } from '@/hooks/use-time-format';
 import { cn } from '@/lib/utils';
 
 const TRANSCRIBING = 'Transcribing…';
@@ -30,6 +31,7 @@ interface ThoughtCardProps {
  */
 export function ThoughtCard({ thought, onOpen, showDate = false, actions }: ThoughtCardProps) {
   const id = useId();
+  useTimeFormat(); // its time follows the Display setting as soon as it changes
   const time = formatTimeOfDay(thought.date);
   const when = showDate ? `${formatShortDay(thought.localDate)} · ${time}` : time;
   const category = CATEGORY_LABELS[displayCategory(thought.category)];
