@@ -50,8 +50,8 @@ export function InsightsView({
   /** Shown under a ready weekly insight, for the week containing `date`. */
   weeklyAction?: (date: string) => ReactNode;
   /**
-   * The thoughts of `date`, under the Daily insight. `settled` says the insight has drawn, so the
-   * list can wait for it and keep off the screen's first render.
+   * The thoughts of `date`, under the Daily insight. `settled` says the insight has drawn in full
+   * (not still generating), so the list can wait for it and keep off the screen's first render.
    */
   dayThoughts?: (date: string, settled: boolean) => ReactNode;
   /** Marks the days with thoughts in the Select Date calendar. */
@@ -192,7 +192,7 @@ export function InsightsView({
           </p>
         </CardContent>
       </Card>
-      {range === 'day' && dayThoughts?.(date, !isPending)}
+      {range === 'day' && dayThoughts?.(date, isError || (!isPending && data.state !== 'pending'))}
       <SelectDateDialog
         key={date}
         open={picking}
