@@ -48,6 +48,7 @@ describe('the journal on the first screen, in Chromium at 390×844', () => {
   it('shows the first thought saved on /home under the Daily insight, and marks its day in Select Date', async () => {
     const { context, page } = await open('/home');
     try {
+      // The account has no thoughts yet: the insight says there are not enough.
       await page.getByText('Not enough thoughts recorded to generate meaningful insights.').waitFor();
       await page.getByRole('button', { name: 'Add thought' }).click();
       const dialog = page.getByRole('dialog', { name: 'New Thought' });
@@ -65,7 +66,10 @@ describe('the journal on the first screen, in Chromium at 390×844', () => {
       await page.keyboard.press('Escape');
       await editor.waitFor({ state: 'hidden' });
 
+      // One more, written three days ago.
       const today = new Date();
+      const earlier = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 3, 9, 15);
+      await write('Three days back: the seed catalogue arrived.', earlier);
       await page.getByRole('button', { name: /: select date$/ }).click();
       const picker = page.getByRole('dialog', { name: 'Select Date' });
       const todayCell = picker.locator(`[data-day="${ymd(today)}"]`);
@@ -74,7 +78,14 @@ describe('the journal on the first screen, in Chromium at 390×844', () => {
       expect(
         await picker.locator(`[data-day="${ymd(yesterday)}"]`).getAttribute('data-has-thoughts'),
       ).toBeNull();
-      await page.screenshot({ path: shotPath('journal-home-select-date') });
+      // Early in a month, that day is in the month before.
+      const earlierCell = picker.locator(`[data-day="${ymd(earlier)}"]`);
+      if ((await earlierCell.count()) === 0)
+        await picker.getByRole('button', { name: 'Previous month' }).click();
+      await expect.poll(() => earlierCell.getAttribute('data-has-thoughts')).toBe('');
+      await page.screenshot({ path: shotPath('journal-home-select-date-light') });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.screenshot({ path: shotPath('journal-home-select-date-dark') });
     } finally {
       await context.close();
     }
@@ -131,7 +142,10 @@ describe('the journal on the first screen, in Chromium at 390×844', () => {
       };
 
       await choose('24-hour');
-      await page.screenshot({ path: shotPath('journal-home-settings-display') });
+      await page.screenshot({ path: shotPath('journal-home-settings-display-light'), fullPage: true });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.screenshot({ path: shotPath('journal-home-settings-display-dark'), fullPage: true });
+      await page.emulateMedia({ colorScheme: 'light' });
       await page.goto('/home');
       await expect.poll(time, { timeout: 15_000 }).toBe(twentyFour);
       await page.reload();
@@ -140,7 +154,8 @@ describe('the journal on the first screen, in Chromium at 390×844', () => {
       await choose('12-hour');
       await page.goto('/home');
       await expect.poll(time, { timeout: 15_000 }).toBe(twelve);
-      await page.screenshot({ path: shotPath('journal-home-daily-light'), fullPage: true });
+      await todaysThoughts(page).scrollIntoViewIfNeeded();
+      await page.screenshot({ path: shotPath('journal-home-daily-light') });
     } finally {
       await context.close();
     }
@@ -149,7 +164,8 @@ describe('the journal on the first screen, in Chromium at 390×844', () => {
       await todaysThoughts(dark.page)
         .getByRole('button', { name: /The evening walk/ })
         .waitFor();
-      await dark.page.screenshot({ path: shotPath('journal-home-daily-dark'), fullPage: true });
+      await todaysThoughts(dark.page).scrollIntoViewIfNeeded();
+      await dark.page.screenshot({ path: shotPath('journal-home-daily-dark') });
     } finally {
       await dark.context.close();
     }
@@ -171,7 +187,9 @@ describe('the journal on the first screen, in Chromium at 390×844', () => {
       .slice(name.length + 1);
     const { context, page } = await open('/home', 'light', { name, value });
     try {
-      await page.getByRole('heading', { name: 'Insights' }).waitFor();
+      // Home has drawn and asked for all it shows (its day's thoughts come last).
+      await todaysThoughts(page).waitFor();
+      await page.waitForLoadState('networkidle');
       // Revoked from elsewhere (another device logging out, or the session expiring).
       const revoked = await fetch(`${stack.product.url}/api/logout`, {
         method: 'POST',
