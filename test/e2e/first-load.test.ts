@@ -85,7 +85,7 @@ describe('the first load of a signed-in screen, in Chromium at 390×844', () => 
           },
         });
         const watch = new MutationObserver((changes) => {
-          const added = changes.flatMap((c) => [...c.addedNodes]);
+          const added = changes.flatMap((c) => Array.from(c.addedNodes));
           if (!added.some((n) => n.textContent?.includes('The launch plan is slipping'))) return;
           counted.shown = { at: performance.now(), made: counted.formattersMade };
           watch.disconnect();
