@@ -237,6 +237,8 @@ describe('the journal on the first screen, in Chromium at 390×844', () => {
       expect(await page.getByText('Failed to fetch conversations').count()).toBe(0);
       await page.screenshot({ path: shotPath('journal-home-session-ended-light') });
       await page.emulateMedia({ colorScheme: 'dark' });
+      // Past the colours' transition.
+      await page.waitForTimeout(500);
       await page.screenshot({ path: shotPath('journal-home-session-ended-dark') });
       expect(await queue()).toEqual(['kept-through-the-lapse']);
     } finally {
