@@ -55,7 +55,10 @@ describe('capturing in Chromium at 390×844', () => {
     const { context, page } = await open('/home');
     const savedCard = page.getByRole('region', { name: 'Your saved thought' });
     for (const [note, chip] of [
-      ['Schedule a meeting with Tom on Thursday at 3pm', /^Add to calendar · Thu \d{1,2} [A-Z][a-z]{2} 15:00$/],
+      [
+        'Schedule a meeting with Tom on Thursday at 3pm',
+        /^Add to calendar · Thu, [A-Z][a-z]{2} \d{1,2}, 3:00 PM$/,
+      ],
       ['I need to email Tom about the lease.', /^Draft e-mail to Tom$/],
     ] as const) {
       const classified = page.waitForResponse((r) => r.url().endsWith('/api/analyze-content'));
@@ -82,7 +85,9 @@ describe('capturing in Chromium at 390×844', () => {
     expect(await conversations(page)).toEqual([]);
 
     await page.goto('/timeline');
-    const event = page.getByRole('button', { name: /^Add to calendar · Thu \d{1,2} [A-Z][a-z]{2} 15:00$/ });
+    const event = page.getByRole('button', {
+      name: /^Add to calendar · Thu, [A-Z][a-z]{2} \d{1,2}, 3:00 PM$/,
+    });
     await event.waitFor();
     const email = page.getByRole('button', { name: 'Draft e-mail to Tom' });
     await email.waitFor();

@@ -67,19 +67,16 @@ describe('the first load of a signed-in screen, in Chromium at 390×844', () => 
       cookie: stack.cookie,
     });
     try {
-      // The scripts fetched until the screen shows (later come a panel's or the service worker's).
-      const scripts: string[] = [];
-      let loading = true;
       const order: string[] = [];
       tab.on('request', (r) => {
-        const url = new URL(r.url());
-        if (loading && url.pathname.startsWith('/assets/') && url.pathname.endsWith('.js'))
-          scripts.push(url.pathname);
-        if (url.pathname === '/api/insights/daily') order.push('insight asked');
+        if (new URL(r.url()).pathname === '/api/insights/daily') order.push('insight asked');
       });
-      // Counts the Intl date formatters made: building one costs milliseconds on a phone.
+      // Counts the Intl date formatters made: building one costs milliseconds on a phone. Notes,
+      // in the page, the moment the insight's text is added, and how many formatters were made by
+      // then: the scripts fetched until that moment are the screen's (the day's thought cards,
+      // another panel or the service worker's helper load after it has shown).
       await context.addInitScript(() => {
-        const counted = window as unknown as { formattersMade: number };
+        const counted = window as unknown as { formattersMade: number; shown?: { at: number; made: number } };
         counted.formattersMade = 0;
         Intl.DateTimeFormat = new Proxy(Intl.DateTimeFormat, {
           construct(target, args: ConstructorParameters<typeof Intl.DateTimeFormat>) {
@@ -87,6 +84,13 @@ describe('the first load of a signed-in screen, in Chromium at 390×844', () => 
             return new target(...args);
           },
         });
+        const watch = new MutationObserver((changes) => {
+          const added = changes.flatMap((c) => Array.from(c.addedNodes));
+          if (!added.some((n) => n.textContent?.includes('The launch plan is slipping'))) return;
+          counted.shown = { at: performance.now(), made: counted.formattersMade };
+          watch.disconnect();
+        });
+        watch.observe(document, { childList: true, subtree: true });
       });
       // The session check answers late: the screen's data must not wait for it.
       await tab.route('**/api/session', async (route) => {
@@ -100,11 +104,24 @@ describe('the first load of a signed-in screen, in Chromium at 390×844', () => 
       });
       await tab.goto('/home');
       await tab.getByText('The launch plan is slipping').first().waitFor({ timeout: 20_000 });
-      loading = false;
+      const shown = await tab.evaluate(
+        () => (window as unknown as { shown: { at: number; made: number } }).shown,
+      );
+      // The scripts fetched until the screen showed.
+      const scripts = await tab.evaluate(
+        (at) =>
+          performance
+            .getEntriesByType('resource')
+            .filter((e) => e.startTime <= at)
+            .map((e) => new URL(e.name).pathname)
+            .filter((p) => p.startsWith('/assets/') && p.endsWith('.js')),
+        shown.at,
+      );
       await tab.screenshot({ path: shotPath('first-load-home') });
 
       // The service worker's helper loads on its own, 3 s after the page has (see main.tsx).
       const screenScripts = scripts.filter((s) => !s.includes('/workbox-window'));
+      expect(screenScripts.length).toBeGreaterThan(1);
       expect(screenScripts.filter((s) => !named.includes(s))).toEqual([]);
       // The entry and the bundler's runtime, a chunk per route (frame, tab shell, screen), one per
       // audience for what screens share and a few small libraries: 9 (it was 51 when each
@@ -112,10 +129,11 @@ describe('the first load of a signed-in screen, in Chromium at 390×844', () => 
       expect(new Set(screenScripts).size).toBeLessThanOrEqual(10);
       expect(order[0]).toBe('insight asked');
       expect(order).toContain('session answered');
-      // None is made: the first one a page builds sets up ICU's locale data (some 30 ms on a phone),
-      // and the app writes its English dates itself. It made 16 (one per module), then 1 on first use.
-      const made = await tab.evaluate(() => (window as unknown as { formattersMade: number }).formattersMade);
-      expect(made).toBe(0);
+      // None is made until the screen shows: the first one a page builds sets up ICU's locale data
+      // (some 30 ms on a phone), and the app writes its English dates itself. It made 16 (one per
+      // module), then 1 on first use; the browser's 12/24-hour preference is asked later, when the
+      // page is idle (time-format.ts).
+      expect(shown.made).toBe(0);
       // Once the app's own check has answered, the page's mark no longer counts.
       expect(await tab.evaluate(() => document.querySelector('meta[name="haven-signed-in"]'))).toBeNull();
       expect(errors).toEqual([]);

@@ -45,4 +45,6 @@ export const paths = {
 /** Navigation state `/auth` reads to pick its initial tab. */
 export interface AuthLocationState {
   tab?: 'login' | 'register';
+  /** Sent here because the session lapsed (a 401 while signed in): the screen says so. */
+  sessionEnded?: boolean;
 }

@@ -8,6 +8,8 @@ import {
 import type { RouteContract } from '@haven/contracts/contract';
 import type { z } from 'zod';
 
+import { reportUnauthorized } from '@/lib/session-lapse';
+
 /** What one call needs: the route's typed params, query and body, plus the SPA's two options. */
 export type ApiParts<R extends RouteContract> = RequestParts<R> & {
   /** Adds `t={timestamp}` and no-cache headers, for fetches that must bypass any cache. */
@@ -27,7 +29,8 @@ type PartsArg<R extends RouteContract> =
  * Calls one contract route from the SPA (same origin, credentials included, JSON content-type only
  * with a body) and resolves to its 2xx answer, parsed and typed by the contract. Every status from
  * 400 up throws an `HttpError` whose message is the spec's `${status}: ${body text or statusText}`
- * and whose `body` holds the parsed error, if any.
+ * and whose `body` holds the parsed error, if any. A 401 it throws is also reported as a possibly
+ * lapsed session (`session-lapse.ts`).
  */
 export async function api<R extends RouteContract>(
   route: R,
@@ -41,7 +44,10 @@ export async function api(route: RouteContract, parts: object = {}): Promise<unk
     const answer = await callRoute(route, { ...request, baseUrl: '', throwOnError: true });
     return answer.body;
   } catch (error) {
-    if (on401 === 'returnNull' && error instanceof HttpError && error.status === 401) return null;
+    if (error instanceof HttpError && error.status === 401) {
+      if (on401 === 'returnNull') return null;
+      reportUnauthorized();
+    }
     throw error;
   }
 }

@@ -5,6 +5,7 @@ import { buttonVariants } from '@/components/ui/button';
 import { paths, type AuthLocationState } from '@/config/paths';
 import { AuthSidePanel } from '@/features/auth/components/auth-side-panel';
 import { AuthTabs } from '@/features/auth/components/auth-tabs';
+import { SessionEndedNotice } from '@/features/auth/components/session-ended-notice';
 import { cn } from '@/lib/utils';
 
 /** Log in or create an account; the initial tab comes from navigation state (default: log in). */
@@ -27,6 +28,7 @@ export function AuthRoute() {
             <h1 className="text-2xl font-semibold tracking-tight">Welcome to Haven</h1>
             <p className="text-sm text-muted-foreground">Log in or create an account to continue.</p>
           </div>
+          {state?.sessionEnded && <SessionEndedNotice />}
           <AuthTabs initialTab={initialTab} />
         </div>
         <AuthSidePanel />

@@ -6,7 +6,7 @@ import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api';
-import { formatYmd } from '@/lib/format-date';
+import { formatClock, formatWallDateTime, formatYmd } from '@/lib/format-date';
 import { AccountNotice, accountProblemOf, CalendarFirstNotice, type AccountProblem } from './account-notice';
 import { ActionDialog } from './action-dialog';
 import { useCalendarProblem } from './calendar-account';
@@ -54,7 +54,7 @@ function TimeSelect({ id, value, onChange }: { id: string; value: string; onChan
     <select id={id} className={selectClass} value={value} onChange={(e) => onChange(e.target.value)}>
       {options.map((t) => (
         <option key={t} value={t}>
-          {t}
+          {formatClock(t)}
         </option>
       ))}
     </select>
@@ -83,7 +83,7 @@ export function EventDialog({ open, onOpenChange, prefill, confirm }: EventDialo
       onSuccess: (_event, scheduled) => {
         toast({
           title: 'Event scheduled',
-          description: `${scheduled.title}, ${scheduled.start.date} at ${scheduled.start.time}`,
+          description: `${scheduled.title}, ${formatWallDateTime(scheduled.start.date, scheduled.start.time)}`,
         });
         onOpenChange(false);
       },
@@ -152,7 +152,7 @@ export function EventDialog({ open, onOpenChange, prefill, confirm }: EventDialo
         asking,
         onAskingChange: setAsking,
         title: 'Create this event?',
-        description: `${draft.title} on ${draft.start.date} at ${draft.start.time}.`,
+        description: `${draft.title}, ${formatWallDateTime(draft.start.date, draft.start.time)}.`,
         confirmLabel: 'Create Event',
         onConfirm: () => schedule.mutate(draft),
       }}

@@ -9,6 +9,7 @@ import { ThoughtAudio } from '@/components/thoughts/thought-audio';
 import { ThoughtTags } from '@/components/thoughts/thought-tags';
 import { ThoughtText } from '@/components/thoughts/thought-text';
 import { Badge } from '@/components/ui/badge';
+import { useTimeFormat } from '@/hooks/use-time-format';
 
 const TRANSCRIBING = 'Transcribing…';
 
@@ -34,6 +35,7 @@ interface ThoughtCardProps {
  */
 export function ThoughtCard({ thought, onOpen, onTag, showDate = false, actions }: ThoughtCardProps) {
   const id = useId();
+  useTimeFormat(); // its time follows the Display setting as soon as it changes
   const time = formatTimeOfDay(thought.date);
   const when = showDate ? `${formatShortDay(thought.localDate)} · ${time}` : time;
   const category = CATEGORY_LABELS[displayCategory(thought.category)];

@@ -8,6 +8,7 @@ import { YourDataCard } from '@/features/portability/components/your-data-card';
 import { NotificationSettings } from '@/features/settings/components/notification-settings';
 import { PrivacySettings } from '@/features/settings/components/privacy-settings';
 import { ThemeSettings } from '@/features/settings/components/theme-settings';
+import { TimeFormatSettings } from '@/features/settings/components/time-format-settings';
 import { TroubleshootingCard } from '@/features/settings/components/troubleshooting-card';
 import { WeeklyReviewSettings } from '@/features/settings/components/weekly-review-settings';
 
@@ -38,6 +39,7 @@ export function SettingsRoute() {
         </TabsContent>
         <TabsContent value="display" className="flex flex-col gap-4">
           <ThemeSettings />
+          <TimeFormatSettings />
           {/* Composed here so the settings feature does not import the auth feature. */}
           <AccountCard />
           <TroubleshootingCard />

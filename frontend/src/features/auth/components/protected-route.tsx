@@ -17,13 +17,16 @@ interface ProtectedRouteProps {
   visitorToast?: { title: string; description: string };
 }
 
-/** Gate for signed-in screens: spinner while the session loads, redirect for visitors. */
+/**
+ * Gate for signed-in screens: spinner while the session loads, redirect for visitors. A session that
+ * lapsed here goes to /auth, whose screen says so.
+ */
 export function ProtectedRoute({
   children,
   redirectTo = paths.welcome.path,
   visitorToast,
 }: ProtectedRouteProps) {
-  const { user, isLoading, error, refetch } = useAuth();
+  const { user, isLoading, error, refetch, sessionEnded } = useAuth();
   const location = useLocation();
   const turnedAway = !isLoading && !error && !user;
   useEffect(() => {
@@ -32,6 +35,8 @@ export function ProtectedRoute({
 
   if (isLoading) return <FullPageSpinner />;
   if (error && !user) return <SessionError message={getErrorMessage(error)} onRetry={refetch} />;
+  if (!user && sessionEnded)
+    return <Navigate to={paths.auth.path} replace state={{ from: location.pathname, sessionEnded }} />;
   if (!user) return <Navigate to={redirectTo} replace state={{ from: location.pathname }} />;
   return children ?? <Outlet />;
 }

@@ -10,6 +10,8 @@ export interface AuthContextValue {
   error: Error | null;
   /** Asks the server again, e.g. from an error screen's retry button. */
   refetch: () => void;
+  /** The session lapsed on this device (a 401 while signed in) and no one has logged in since. */
+  sessionEnded: boolean;
 }
 
 export const AuthContext = createContext<AuthContextValue | null>(null);

@@ -1,6 +1,6 @@
 import type { InsightRange } from '@haven/contracts/insights';
 import { CalendarDays, ChevronLeft, ChevronRight, Lock, RefreshCw } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 
 import { SaveToNotionButton } from '@/components/actions/save-to-notion';
@@ -18,9 +18,9 @@ import { useDeferredQuery } from '@/lib/deferred-query';
 import { useInsight } from '../api/get-insight';
 import { useRefreshInsight } from '../api/refresh-insight';
 import { insightPage } from '../lib/insight-page';
-import { periodLabel, shiftPeriod } from '../lib/periods';
+import { isLatestPeriod, LATEST_PERIOD_REASON, periodLabel, shiftPeriod } from '../lib/periods';
 import { InsightContent, type CitedThoughtsQuery, type ConfirmActions } from './insight-content';
-import { SelectDateDialog } from './select-date-dialog';
+import { SelectDateDialog, type DaysWithThoughtsQuery } from './select-date-dialog';
 
 const TABS: Array<[InsightRange, string]> = [
   ['day', 'Daily'],
@@ -34,22 +34,33 @@ const REFRESH_SPINNER_MS = 800;
  * The insights page: Daily / Weekly / Monthly, period navigation, refresh, and the insight itself.
  * The app passes in what belongs to other features: the query resolving cited thoughts, the
  * user's confirmation preferences, a banner under the title and what a ready weekly insight offers
- * (the weekly review).
+ * (the weekly review), the selected day's thoughts and which days have thoughts.
  */
 export function InsightsView({
   citedThoughts,
   confirm,
   banner,
   weeklyAction,
+  dayThoughts,
+  daysWithThoughts,
 }: {
   citedThoughts: CitedThoughtsQuery;
   confirm: ConfirmActions;
   banner?: ReactNode;
   /** Shown under a ready weekly insight, for the week containing `date`. */
   weeklyAction?: (date: string) => ReactNode;
+  /**
+   * The thoughts of `date`, under the Daily insight. `settled` says the insight has drawn in full
+   * (not still generating), so the list can wait for it and keep off the screen's first render.
+   */
+  dayThoughts?: (date: string, settled: boolean) => ReactNode;
+  /** Marks the days with thoughts in the Select Date calendar. */
+  daysWithThoughts?: DaysWithThoughtsQuery;
 }) {
   const [range, setRange] = useState<InsightRange>('day');
   const [date, setDate] = useState(todayYmd);
+  const latestReasonId = useId();
+  const latest = isLatestPeriod(range, date, todayYmd());
   const [picking, setPicking] = useState(false);
   const [refreshing, setRefreshing] = useState(false);
   const { data, isPending, isError, refetch } = useDeferredQuery(useInsight(date, range));
@@ -115,10 +126,18 @@ export function InsightsView({
           variant="ghost"
           size="icon"
           aria-label="Next period"
+          // Later periods have no thoughts yet: Next stops at the current day, week or month.
+          disabled={latest}
+          aria-describedby={latest ? latestReasonId : undefined}
           onClick={() => setDate(shiftPeriod(range, date, 1))}
         >
           <ChevronRight aria-hidden />
         </Button>
+        {latest && (
+          <span id={latestReasonId} className="sr-only">
+            {LATEST_PERIOD_REASON[range]}
+          </span>
+        )}
       </div>
       <Card>
         <CardContent className="flex flex-col gap-4 pt-5">
@@ -173,7 +192,15 @@ export function InsightsView({
           </p>
         </CardContent>
       </Card>
-      <SelectDateDialog key={date} open={picking} onOpenChange={setPicking} date={date} onSelect={setDate} />
+      {range === 'day' && dayThoughts?.(date, isError || (!isPending && data.state !== 'pending'))}
+      <SelectDateDialog
+        key={date}
+        open={picking}
+        onOpenChange={setPicking}
+        date={date}
+        onSelect={setDate}
+        daysWithThoughts={daysWithThoughts}
+      />
     </div>
   );
 }

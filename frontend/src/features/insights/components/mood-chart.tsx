@@ -39,7 +39,7 @@ export function MoodChart({ mood }: { mood: MoodPoint[] }) {
             <div
               key={p.date}
               className="relative flex-1"
-              title={`${p.date}: ${p.count} thought${p.count === 1 ? '' : 's'}${p.score === null ? '' : `, mood ${p.score.toFixed(2)}`}`}
+              title={`${fullDay(parseYmd(p.date))}: ${p.count} thought${p.count === 1 ? '' : 's'}${p.score === null ? '' : `, mood ${p.score.toFixed(2)}`}`}
             >
               <div className="absolute inset-x-0 top-1/2 h-px bg-border" />
               {p.score !== null && (

@@ -28,3 +28,15 @@ export function periodLabel(range: InsightRange, ymd: string): string {
   const end = new Date(start.getFullYear(), start.getMonth(), start.getDate() + 6);
   return `${formatMonthDay(start, 'short')} – ${formatMonthDay(end, 'short')}, ${end.getFullYear()}`;
 }
+
+/** Whether the period of `range` containing `ymd` is the one containing `today` (or a later one). */
+export function isLatestPeriod(range: InsightRange, ymd: string, today: string): boolean {
+  return periodStart(range, ymd) >= periodStart(range, today);
+}
+
+/** Why 'Next period' is off on the current period, read with the disabled button. */
+export const LATEST_PERIOD_REASON: Record<InsightRange, string> = {
+  day: 'This is today: there are no insights for later days yet.',
+  week: 'This is the current week: there are no insights for later weeks yet.',
+  month: 'This is the current month: there are no insights for later months yet.',
+};

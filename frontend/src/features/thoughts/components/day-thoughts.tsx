@@ -1,5 +1,6 @@
 import type { Thought } from '@haven/contracts/thoughts';
 import { NotebookPen } from 'lucide-react';
+import type { ReactNode } from 'react';
 
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { ThoughtCard } from '@/components/thoughts/thought-card';
@@ -22,10 +23,12 @@ interface DayThoughtsProps {
   onTag?: (tag: string) => void;
   /** The user's confirmation preferences, for the dialogs the cards' actions open. */
   confirm: ConfirmActions;
+  /** Shown instead of the timeline's empty-day panel (a screen with more above it says less). */
+  emptyState?: ReactNode;
 }
 
 /** The list of one day's thoughts under its heading, with loading, error and empty states. */
-export function DayThoughts({ date, today, onOpen, onTag, confirm }: DayThoughtsProps) {
+export function DayThoughts({ date, today, onOpen, onTag, confirm, emptyState }: DayThoughtsProps) {
   const thoughts = useThoughtsByDay(date);
   const findings = useThoughtFindings(thoughts.data ?? []).data;
   const headingId = `day-thoughts-${date}`;
@@ -44,6 +47,8 @@ export function DayThoughts({ date, today, onOpen, onTag, confirm }: DayThoughts
         </p>
       ) : thoughts.isError ? (
         <ErrorAlert>{thoughts.error.message}</ErrorAlert>
+      ) : thoughts.data.length === 0 && emptyState !== undefined ? (
+        emptyState
       ) : thoughts.data.length === 0 ? (
         <div className="flex flex-col items-center gap-2 rounded-xl border border-dashed px-6 py-10 text-center">
           <NotebookPen aria-hidden="true" className="size-8 text-muted-foreground/60" />

@@ -5,8 +5,7 @@ import { useState } from 'react';
 import { EmailDialog } from '@/components/actions/email-dialog';
 import { EventDialog } from '@/components/actions/event-dialog';
 import { Button } from '@/components/ui/button';
-import { formatMonthName, formatWeekday } from '@/lib/format-date';
-import { parseYmd } from '@/lib/local-day';
+import { formatWallDateTime } from '@/lib/format-date';
 
 /** Whether the user's preferences ask for a confirmation before creating an event or sending mail. */
 export interface ConfirmActions {
@@ -14,10 +13,9 @@ export interface ConfirmActions {
   emails: boolean;
 }
 
-/** Like 'Thu 26 Nov 15:00' for an event start (a wall-clock date and time, no zone). */
+/** Like 'Thu, Nov 26, 3:00 PM' (or '…, 15:00') for an event start (a wall-clock date and time, no zone). */
 export function formatEventStart(start: { date: string; time: string }): string {
-  const day = parseYmd(start.date);
-  return `${formatWeekday(day, 'short')} ${day.getDate()} ${formatMonthName(day, 'short')} ${start.time}`;
+  return formatWallDateTime(start.date, start.time);
 }
 
 /** A name is not an address: the To field is left for the user rather than filled with "Tom". */
