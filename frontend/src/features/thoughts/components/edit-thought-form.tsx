@@ -12,7 +12,7 @@ import { useDraft } from '@/hooks/use-draft';
 import { CATEGORY_OPTIONS } from '@/components/thoughts/thought-categories';
 import { changesOf, draftOf, type ThoughtDraft } from '@/features/thoughts/lib/thought-changes';
 import { formatShortDay, formatTimeOfDay } from '@/components/thoughts/thought-format';
-import { Markdown } from '@/components/markdown/markdown';
+import { LazyMarkdown } from '@/components/markdown/lazy-markdown';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { DialogClose, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -148,7 +148,7 @@ export function EditThoughtForm({ thought, onClose, guardRef }: EditThoughtFormP
         </div>
       )}
       {markdown && reading ? (
-        <Markdown
+        <LazyMarkdown
           text={draft.content}
           variant="note"
           className="max-h-[45vh] overflow-y-auto rounded-lg border bg-card px-3 py-2 text-[15px] leading-relaxed"
