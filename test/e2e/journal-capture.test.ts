@@ -221,7 +221,7 @@ describe('the journal capture in Chromium at 390×844', () => {
     const refused = await open('/home', REFUSED_MICROPHONE);
     let dialog = await openCapture(refused.page);
     await expect.poll(() => pressed(dialog, 'Keyboard')).toBe('true');
-    await dialog.getByText("Microphone access was refused, so you're typing.", { exact: false }).waitFor();
+    await dialog.getByText("You're typing instead.", { exact: false }).waitFor();
     // Said in the sheet, not in a toast over its buttons.
     await refused.page.waitForTimeout(500);
     expect(await refused.page.getByText('Microphone access denied').count()).toBe(

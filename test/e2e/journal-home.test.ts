@@ -128,7 +128,8 @@ describe('the journal on the first screen, in Chromium at 390×844', () => {
     try {
       const time = () =>
         todaysThoughts(page)
-          .getByRole('button', { name: /The evening walk by the canal\./ })
+          .getByRole('article')
+          .filter({ hasText: 'The evening walk by the canal.' })
           .locator('time')
           .textContent();
       const choose = async (label: string) => {

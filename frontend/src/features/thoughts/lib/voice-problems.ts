@@ -42,7 +42,7 @@ export const VOICE_PROBLEMS: Record<VoiceProblem, VoiceProblemReaction> = {
     notice: {
       title: 'Microphone access denied',
       description:
-        "Microphone access was refused, so you're typing. To speak instead, allow the microphone in your browser's site settings.",
+        "You're typing instead. To speak, allow the microphone for this site in your browser's settings.",
     },
     then: 'keyboard',
   },
