@@ -110,6 +110,25 @@ describe('the journal capture in Chromium at 390×844', () => {
     await box.fill(text);
     return box;
   };
+  /** The capture draft as stored in this page's IndexedDB ('haven-drafts'), whoever it belongs to. */
+  const storedDraft = (page: Page) =>
+    page.evaluate(
+      () =>
+        new Promise<string | undefined>((resolve, reject) => {
+          const opening = indexedDB.open('haven-drafts');
+          opening.onerror = () => reject(opening.error);
+          opening.onsuccess = () => {
+            const db = opening.result;
+            if (!db.objectStoreNames.contains('drafts')) return resolve(undefined);
+            const all = db.transaction('drafts').objectStore('drafts').getAll();
+            all.onsuccess = () => {
+              const capture = (all.result as Array<{ text: string }>)[0];
+              resolve(capture?.text);
+            };
+            all.onerror = () => reject(all.error);
+          };
+        }),
+    );
   const allThoughts = async (page: Page) => {
     const res = await page.request.get('/api/thoughts/all');
     expect(res.status()).toBe(200);
@@ -168,6 +187,7 @@ describe('the journal capture in Chromium at 390×844', () => {
     await page.goto('/home');
     let dialog = await openCapture(page);
     await typeInKeyboard(dialog, 'Half a thought before logging out');
+    await expect.poll(() => storedDraft(page)).toBe('Half a thought before logging out');
     await page.reload();
     dialog = await openCapture(page);
     await expect
@@ -178,6 +198,8 @@ describe('the journal capture in Chromium at 390×844', () => {
     await page.getByRole('tab', { name: 'Display' }).click();
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL('**/welcome');
+    // Deleted by the time the signed-in screens are left, not some time after.
+    expect(await storedDraft(page)).toBeUndefined();
     expect((await login()).status()).toBe(200);
     await page.goto('/home');
     dialog = await openCapture(page);

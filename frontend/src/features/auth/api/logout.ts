@@ -18,9 +18,11 @@ export function useLogout({ mutationConfig }: { mutationConfig?: MutationConfig<
   return useMutation({
     ...restConfig,
     mutationFn: logout,
-    onSuccess: (...args) => {
+    onSuccess: async (...args) => {
+      // Deleted before the session ends on this device: leaving the signed-in screens (or closing
+      // the tab right after) must not cut the deletion short.
+      await clearDrafts();
       setSession(queryClient, null);
-      void clearDrafts();
       return onSuccess?.(...args);
     },
   });
