@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineContract } from './contract';
 import { ErrorBody } from './errors';
-import { IsoDateTime, queryInt } from './common';
+import { IsoDateTime, LocalDate, queryInt } from './common';
 import { CalendarAnswer } from './calendar';
 import { DigestQuery, EmailDigest, WaitingAnswer } from './mail';
 import { Connections, NotionAnswer, NotionToolQuery, SlackAnswer } from './workspace';
@@ -16,11 +16,25 @@ import { Insight, InsightQuery } from './insights';
  * Only the 200 answer is declared: any other status makes the client throw an HttpError.
  */
 
-/** GET /internal/thoughts/search?q=&limit=: case-insensitive match on content or any tag. */
-export const InternalSearchQuery = z.object({
-  q: z.string().trim().min(1, { error: 'Search text is required' }).max(200),
-  limit: queryInt(1, 100).default(20),
-});
+/**
+ * GET /internal/thoughts/search?q=&limit=&match=&start=&end=: the assistant's lookup through the
+ * search index. `match=phrase` is the overlay's rule (the text as a substring); `match=words` finds
+ * thoughts holding any of the words (question words and other stop words left out), ranked by BM25,
+ * merged with search by meaning when a model is configured. `start`/`end` keep the user's days in
+ * [start, end]; with them `q` may be empty (the period's thoughts, oldest first).
+ */
+export const InternalSearchQuery = z
+  .object({
+    q: z.string().trim().max(200).default(''),
+    limit: queryInt(1, 100).default(20),
+    match: z.enum(['phrase', 'words']).default('phrase'),
+    start: LocalDate.optional(),
+    end: LocalDate.optional(),
+  })
+  .refine((v) => v.q.length > 0 || (v.start !== undefined && v.end !== undefined), {
+    error: 'Search text is required',
+    path: ['q'],
+  });
 export type InternalSearchQuery = z.infer<typeof InternalSearchQuery>;
 
 /** How many thoughts a period has, and when the latest of them was written or edited. */
@@ -55,7 +69,7 @@ export const thoughtsInternalContract = defineContract({
     query: InternalSearchQuery,
     responses: { 200: z.array(Thought) },
     callers: ['insights', 'assistant'],
-    summary: 'Best matches first, at most `limit`.',
+    summary: 'Best matches first, at most `limit` (see InternalSearchQuery).',
   },
 });
 

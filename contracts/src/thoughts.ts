@@ -9,6 +9,7 @@ import {
   IdParams,
   IsoDateTime,
   LocalDate,
+  queryInt,
   MAX_ID,
   noNul,
   Ok,
@@ -231,6 +232,90 @@ export type AnalyzeContentBody = z.infer<typeof AnalyzeContentBody>;
 export const AnalyzeContentAnswer = z.object({ type: z.enum(['thought', 'chat']) });
 export type AnalyzeContentAnswer = z.infer<typeof AnalyzeContentAnswer>;
 
+/** Longest search text, in characters. */
+export const MAX_SEARCH_LENGTH = 200;
+
+/**
+ * GET /api/thoughts/search?q=&tag=&cursor=&limit=. The spec's rule: a thought matches when its
+ * content or any tag holds `q` as a case-insensitive substring (curly quotes read as straight ones,
+ * accents ignored); a `tag` requires that tag (any letter case) and takes precedence over `q`. Neither
+ * lists every thought, newest first ('All Thoughts (n)').
+ */
+export const SearchQuery = z.object({
+  q: noNul(
+    z
+      .string()
+      .trim()
+      .max(MAX_SEARCH_LENGTH, { error: `Search text is limited to ${MAX_SEARCH_LENGTH} characters` }),
+  ).default(''),
+  tag: noNul(
+    z
+      .string()
+      .trim()
+      .max(MAX_TAG_LENGTH, { error: `Tags must be at most ${MAX_TAG_LENGTH} characters` }),
+  ).optional(),
+  /** The `nextCursor` of the previous page, as given. */
+  cursor: z.string().max(200).optional(),
+  limit: queryInt(1, 50).default(20),
+  t: CacheBuster,
+});
+export type SearchQuery = z.infer<typeof SearchQuery>;
+
+/** A matched span of `thought.content`: UTF-16 offsets [start, end) of the text as returned. */
+export const Highlight = z.object({ start: z.number().int().min(0), end: z.number().int().min(0) });
+export type Highlight = z.infer<typeof Highlight>;
+
+/**
+ * Why a thought is in the results, best first: the text as a whole-word phrase, all its words as
+ * whole words (or their stems), the text inside other words or tags, an exact tag, by meaning (a
+ * model found it alike, without the words), or simply recent (no search text).
+ */
+export const MatchKind = z.enum(['phrase', 'words', 'substring', 'tag', 'meaning', 'recent']);
+export type MatchKind = z.infer<typeof MatchKind>;
+
+export const SearchHit = z.object({
+  thought: Thought,
+  match: MatchKind,
+  /** Where the search text is in the content (empty for a tag-only or meaning match). */
+  highlights: z.array(Highlight),
+  /** The thought's tags that hold the search text (or equal the tag searched). */
+  matchedTags: z.array(z.string()),
+});
+export type SearchHit = z.infer<typeof SearchHit>;
+
+/**
+ * Whether search by meaning took part: `off` (no embeddings model on this server: words only),
+ * `on`, or `down` (the model did not answer this time: words only).
+ */
+export const MeaningStatus = z.enum(['off', 'on', 'down']);
+export type MeaningStatus = z.infer<typeof MeaningStatus>;
+
+/** One page of search results. */
+export const SearchPage = z.object({
+  hits: z.array(SearchHit),
+  /** How many thoughts match in all (the 'Search Results (n)' count). */
+  total: z.number().int().min(0),
+  /** Cursor of the next page, or null on the last. */
+  nextCursor: z.string().nullable(),
+  meaning: MeaningStatus,
+});
+export type SearchPage = z.infer<typeof SearchPage>;
+
+/** GET /api/thoughts/:id/related?limit=. */
+export const RelatedQuery = z.object({ limit: queryInt(1, 20).default(5), t: CacheBuster });
+export type RelatedQuery = z.infer<typeof RelatedQuery>;
+
+/** The thoughts most like one thought: by meaning with a model, by shared rare words without. */
+export const RelatedAnswer = z.object({
+  basis: z.enum(['meaning', 'words']),
+  hits: z.array(SearchHit),
+});
+export type RelatedAnswer = z.infer<typeof RelatedAnswer>;
+
+/** GET /api/thoughts/on-this-day?date=yyyy-MM-dd: the same month and day in earlier years. */
+export const OnThisDayQuery = z.object({ date: LocalDate, t: CacheBuster });
+export type OnThisDayQuery = z.infer<typeof OnThisDayQuery>;
+
 /** Public routes of the thoughts service. Every list is the signed-in user's own thoughts only. */
 export const thoughtsContract = defineContract({
   byDay: {
@@ -260,6 +345,30 @@ export const thoughtsContract = defineContract({
     query: AllQuery,
     responses: { 200: z.array(Thought), 401: ErrorBody },
     summary: 'Every thought of the user, newest first (search overlay).',
+  },
+  search: {
+    method: 'GET',
+    path: '/api/thoughts/search',
+    query: SearchQuery,
+    responses: { 200: SearchPage, 400: ErrorBody, 401: ErrorBody },
+    summary:
+      'Search through the keyed-hash index (the text is decrypted only for candidates): substring matches ranked phrase, whole words (BM25), other substrings, newest first among equals; merged with search by meaning when an embeddings model is configured. Paginated by cursor.',
+  },
+  related: {
+    method: 'GET',
+    path: '/api/thoughts/:id/related',
+    params: IdParams,
+    query: RelatedQuery,
+    responses: { 200: RelatedAnswer, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
+    summary:
+      "The user's thoughts most like this one (by meaning with a model, by shared rare words without).",
+  },
+  onThisDay: {
+    method: 'GET',
+    path: '/api/thoughts/on-this-day',
+    query: OnThisDayQuery,
+    responses: { 200: z.array(Thought), 400: ErrorBody, 401: ErrorBody },
+    summary: 'Thoughts written on the same month and day in earlier years, most recent year first.',
   },
   tags: {
     method: 'GET',

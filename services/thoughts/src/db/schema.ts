@@ -5,6 +5,8 @@ import {
   index,
   integer,
   pgSchema,
+  primaryKey,
+  smallint,
   serial,
   text,
   timestamp,
@@ -71,14 +73,87 @@ export const thoughts = thoughtsSchema.table(
      * thoughts. Set on every save; rows from before it are keyed the first time an import looks.
      */
     dedupeKey: text('dedupe_key'),
+    /**
+     * The search index of this thought (see domain/search): keyed 32-bit hashes, per user, of every
+     * distinct bigram and trigram of its folded text and tags (`search_grams`, candidates for a
+     * substring), of its folded words and their stems (`search_words`, whole words and ranking),
+     * with each word's count (`search_tf`, same order) and the number of words (`search_len`).
+     * Never the text. `search_key` names the key and index version that built them; null (or an old
+     * one) means the start-up indexer still has to (re)build this row's entries.
+     */
+    searchGrams: integer('search_grams')
+      .array()
+      .notNull()
+      .default(sql`'{}'::int[]`),
+    searchWords: integer('search_words')
+      .array()
+      .notNull()
+      .default(sql`'{}'::int[]`),
+    searchTf: smallint('search_tf')
+      .array()
+      .notNull()
+      .default(sql`'{}'::smallint[]`),
+    searchLen: integer('search_len').notNull().default(0),
+    searchKey: text('search_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    index('thoughts_search_grams_idx').using('gin', t.searchGrams),
+    index('thoughts_search_words_idx').using('gin', t.searchWords),
+    index('thoughts_user_search_key_idx').on(t.userId, t.searchKey),
+    index('thoughts_user_month_day_idx').on(
+      t.userId,
+      sql`(extract(month from ${t.localDate}))`,
+      sql`(extract(day from ${t.localDate}))`,
+    ),
     index('thoughts_user_day_idx').on(t.userId, t.localDate),
     index('thoughts_user_date_idx').on(t.userId, t.date),
     index('thoughts_tag_index_idx').using('gin', t.tagIndex),
     uniqueIndex('thoughts_user_client_key').on(t.userId, t.clientKey),
     index('thoughts_user_dedupe_key_idx').on(t.userId, t.dedupeKey),
   ],
+);
+
+/**
+ * How many of a user's indexed thoughts hold each word hash (its document frequency), for BM25 and
+ * for "related by rare words". Kept in the same transaction as the thoughts' own index columns.
+ */
+export const searchTerms = thoughtsSchema.table(
+  'search_terms',
+  {
+    userId: integer('user_id').notNull(),
+    term: integer('term').notNull(),
+    df: integer('df').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.term] })],
+);
+
+/** Per user: how many thoughts are indexed and their words in all (BM25's N and average length). */
+export const searchStats = thoughtsSchema.table('search_stats', {
+  userId: integer('user_id').primaryKey(),
+  docs: integer('docs').notNull().default(0),
+  words: integer('words').notNull().default(0),
+});
+
+/**
+ * One embedding per thought, for search by meaning: the vector (float32 bytes) encrypted like the
+ * text, with the model that made it and the text hash it was made from (a stale vector is redone).
+ */
+export const embeddings = thoughtsSchema.table(
+  'embeddings',
+  {
+    thoughtId: integer('thought_id')
+      .primaryKey()
+      .references(() => thoughts.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull(),
+    model: text('model').notNull(),
+    dims: integer('dims').notNull(),
+    /** Encrypted float32 vector bytes. */
+    vectorEnc: text('vector_enc').notNull(),
+    /** Keyed hash of the text the vector was computed from. */
+    sourceKey: text('source_key').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('embeddings_user_idx').on(t.userId, t.model)],
 );

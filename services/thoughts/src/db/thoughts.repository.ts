@@ -36,7 +36,19 @@ export const listColumns = {
 export type ThoughtRow = typeof thoughts.$inferSelect;
 export type ThoughtListRow = Omit<
   ThoughtRow,
-  'audioEnc' | 'audioMime' | 'createdAt' | 'updatedAt' | 'date' | 'tagIndex' | 'clientKey' | 'dedupeKey'
+  | 'audioEnc'
+  | 'audioMime'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'date'
+  | 'tagIndex'
+  | 'clientKey'
+  | 'dedupeKey'
+  | 'searchGrams'
+  | 'searchWords'
+  | 'searchTf'
+  | 'searchLen'
+  | 'searchKey'
 > & {
   date: string;
   hasAudio: boolean;
