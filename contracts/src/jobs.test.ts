@@ -25,6 +25,10 @@ const samples: { [Q in QueueName]: [JobPayload<Q>, JobPayload<Q>] } = {
     { userId: 12, thoughtId: 345 },
     { userId: 12, thoughtId: 346 },
   ],
+  'thought.embed': [
+    { eventId: '981', userId: 12, thoughtId: 345, change: 'created' },
+    { eventId: '982', userId: 12, thoughtId: 345, change: 'updated' },
+  ],
   'insights.generate': [
     { userId: 12, range: 'week', periodStart: '2025-01-06', request: 1 },
     { userId: 12, range: 'week', periodStart: '2025-01-06', request: 2 },
@@ -80,7 +84,11 @@ describe('JOBS', () => {
 
   it('names the service consuming each queue', () => {
     expect(JOBS['thought.changed'].consumer).toBe('insights');
-    expect([...queuesConsumedBy('thoughts')].sort()).toEqual(['thought.transcribe', 'user.delete.thoughts']);
+    expect([...queuesConsumedBy('thoughts')].sort()).toEqual([
+      'thought.embed',
+      'thought.transcribe',
+      'user.delete.thoughts',
+    ]);
     expect([...queuesConsumedBy('auth')].sort()).toEqual(['mail.send', 'user.deletion.report']);
     expect([...queuesConsumedBy('portability')].sort()).toEqual([
       'data.export',

@@ -82,6 +82,23 @@ export const JOBS = {
   ),
 
   /**
+   * thoughts: compute (or drop) the embedding of a thought that changed, for search by meaning. Queued
+   * beside each `thought.changed` while an embeddings model is configured; one job per change.
+   */
+  'thought.embed': defineQueue(
+    'thought.embed',
+    'thoughts',
+    z.object({
+      /** The `thought.changed` event's id, so a relay replay is the same job. */
+      eventId: OpaqueId,
+      userId: Id,
+      thoughtId: Id,
+      change: z.enum(['created', 'updated', 'deleted']),
+    }),
+    (p) => [p.userId, p.thoughtId, p.eventId],
+  ),
+
+  /**
    * insights: generate the insight of one period. `request` counts the generations asked for that
    * period, so a regeneration after a change is a new job, never deduplicated against a finished one.
    */

@@ -87,6 +87,17 @@ export const ConfigSchema = z.object({
    * more): a hanging model server is told to the user in seconds, not minutes.
    */
   OPENAI_TIMEOUT_MS: withDefault(z.coerce.number().int().min(500).max(600_000), '8000'),
+  /**
+   * The embeddings model for search by meaning (`nomic-embed-text` with Ollama,
+   * `text-embedding-3-small` with OpenAI), at OPENAI_BASE_URL. Unset: meaning is off, and search
+   * answers from the word index alone.
+   */
+  OPENAI_EMBEDDINGS_MODEL: optional(z.string().min(1)),
+  /**
+   * The memory, in MB, each thoughts process may give to the quantised vectors it keeps for search
+   * by meaning (all users together, least recently searched dropped first).
+   */
+  MEANING_CACHE_MB: withDefault(z.coerce.number().min(1).max(65_536), '128'),
   GOOGLE_CLIENT_ID: optional(z.string().min(1)),
   GOOGLE_CLIENT_SECRET: optional(z.string().min(1)),
   GOOGLE_AUTH_URL: withDefault(url(['http:', 'https:']), 'https://accounts.google.com/o/oauth2/v2/auth'),

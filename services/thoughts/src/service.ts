@@ -1,4 +1,4 @@
-import { createLlm } from '@haven/kit/llm';
+import { createEmbedder, createLlm } from '@haven/kit/llm';
 import { createDuplicateKeys } from '@haven/kit/portability';
 import { repoPath } from '@haven/kit/paths';
 import type { ServiceDefinition } from '@haven/kit/service';
@@ -7,9 +7,12 @@ import { outbox } from './db/schema';
 import { sealStoredTags } from './domain/tag-migration';
 import { createTagSealer } from './domain/tags';
 import { createThoughts } from './domain/thoughts';
+import { embedJob } from './jobs/embed.job';
 import { transcribeJob } from './jobs/transcribe.job';
 import { internalRoutes, portabilityRoutes, thoughtsRoutes } from './routes/thoughts.routes';
 import { createPortability } from './domain/portability';
+import { withEmbedEvents } from './domain/meaning/events';
+import { createMeaning } from './domain/meaning/meaning';
 
 /** The thoughts service's composition root: the domain built once, for its routes and jobs alike. */
 export const thoughtsService: ServiceDefinition = {
@@ -21,9 +24,22 @@ export const thoughtsService: ServiceDefinition = {
   build(deps) {
     const tags = createTagSealer(deps.cipher, deps.config.DATA_ENCRYPTION_KEY);
     const dedupeKeys = createDuplicateKeys(deps.config.DATA_ENCRYPTION_KEY, 'thoughts');
+    // Search by meaning, when an embeddings model is configured (null otherwise): each change of a
+    // thought then also queues its embedding, in the same transaction as the change.
+    const meaning = createMeaning({
+      db: deps.db,
+      cipher: deps.cipher,
+      tags,
+      embedder: createEmbedder(deps.config, deps.metrics),
+      dataKey: deps.config.DATA_ENCRYPTION_KEY,
+      cacheBytes: deps.config.MEANING_CACHE_MB * 1024 * 1024,
+      queryTimeoutMs: deps.config.OPENAI_TIMEOUT_MS,
+      log: deps.log,
+    });
+    const uow = meaning ? withEmbedEvents(deps.uow) : deps.uow;
     const thoughts = createThoughts({
       db: deps.db,
-      uow: deps.uow,
+      uow,
       cipher: deps.cipher,
       tags,
       keys: dedupeKeys,
@@ -39,18 +55,33 @@ export const thoughtsService: ServiceDefinition = {
           deps.log.error({ err }, 'sealing stored tags failed; the next start tries again'),
         )
       : undefined;
+    // Thoughts without a current vector (written before meaning was on, under another model, or
+    // imported) are embedded in the background from the start, where workers run.
+    const backfill =
+      meaning && deps.config.RUN_WORKERS
+        ? meaning
+            .backfill(stopSealing.signal)
+            .catch((err: unknown) =>
+              deps.log.error({ err }, 'embedding stored thoughts failed; the next start tries again'),
+            )
+        : undefined;
     return {
       routes: [
         thoughtsRoutes(thoughts),
         internalRoutes(thoughts),
         portabilityRoutes(
-          createPortability({ db: deps.db, uow: deps.uow, cipher: deps.cipher, tags, keys: dedupeKeys }),
+          createPortability({ db: deps.db, uow, cipher: deps.cipher, tags, keys: dedupeKeys }),
         ),
       ],
-      jobs: [transcribeJob(thoughts), userDeletionJob('thoughts', { uow: deps.uow, schema: 'thoughts' })],
+      jobs: [
+        transcribeJob(thoughts),
+        userDeletionJob('thoughts', { uow: deps.uow, schema: 'thoughts' }),
+        embedJob(meaning, deps.log),
+      ],
       async close() {
         stopSealing.abort();
         await sealing;
+        await backfill;
       },
     };
   },
