@@ -157,22 +157,6 @@ const vectorColumns = {
   updatedAt: updatedAtText,
 };
 
-/** One page of a user's vectors in thought id order (the cache is built from these). */
-export function vectorsPage(
-  db: DbOrTx,
-  userId: number,
-  model: string,
-  afterId: number,
-  limit: number,
-): Promise<StoredVector[]> {
-  return db
-    .select(vectorColumns)
-    .from(embeddings)
-    .where(and(eq(embeddings.userId, userId), eq(embeddings.model, model), gt(embeddings.thoughtId, afterId)))
-    .orderBy(asc(embeddings.thoughtId))
-    .limit(limit);
-}
-
 /** A user's vectors written at or after `since` (an ISO instant). */
 export function vectorsSince(
   db: DbOrTx,

@@ -1,12 +1,95 @@
 /**
- * What search by meaning keeps in memory: per user, one int8 code per dimension of each vector
- * (the vector scaled so its largest component is ±127) with that scale, and the thought's id. A query
- * scans these with integer dot products, then only the best candidates are read back exactly.
- * Nothing here is text; the codes are lossy copies of vectors that are stored encrypted.
+ * What search by meaning keeps in memory: per user, for each vector, two bits per dimension (is
+ * the component clearly positive, clearly negative, or near zero: a ternary code), one int8 per
+ * dimension (the vector scaled so its largest component is ±127) with that scale, and the thought's
+ * id. A query scores every ternary code with popcounts (about a tenth of the time of int8 products
+ * in JavaScript), re-ranks the best few thousand by their int8 codes, and only the best of those are
+ * read back exactly. Nothing here is text; the codes are lossy copies of vectors stored encrypted.
  */
 
 /** Bytes each vector costs beside its codes: its thought id (4) and its scale (4). */
 const PER_VECTOR = 8;
+
+/** Candidates the ternary pass hands to the int8 pass. */
+export const TERNARY_CANDIDATES = 2000;
+
+/** A component counts as positive or negative beyond this share of the vector's RMS. */
+const TERNARY_THRESHOLD = 0.6;
+
+/** 32-bit words of one half (positive or negative) of a ternary code of `dims` dimensions. */
+const wordsOf = (dims: number) => Math.ceil(dims / 32);
+
+/** Memory one vector of `dims` dimensions takes in the cache, in bytes. */
+export const bytesPerVector = (dims: number) => dims + 8 * wordsOf(dims) + PER_VECTOR;
+
+/** Writes `v`'s ternary code: `words` positive-bit words, then `words` negative-bit words. */
+export function ternary(v: Float32Array, into: Int32Array, words = wordsOf(v.length)): void {
+  let sum = 0;
+  for (let i = 0; i < v.length; i++) sum += v[i]! * v[i]!;
+  const t = TERNARY_THRESHOLD * Math.sqrt(sum / Math.max(1, v.length));
+  into.fill(0);
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i]!;
+    if (x > t) into[i >> 5] = into[i >> 5]! | (1 << (i & 31));
+    else if (x < -t) into[words + (i >> 5)] = into[words + (i >> 5)]! | (1 << (i & 31));
+  }
+}
+
+function popcount(x: number): number {
+  x = x - ((x >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** The best `k` of scored items (a min-heap of slots by score); `sorted()` best first. */
+class TopK {
+  private readonly score: Float64Array;
+  private readonly slot: Int32Array;
+  size = 0;
+  constructor(private readonly k: number) {
+    this.score = new Float64Array(k);
+    this.slot = new Int32Array(k);
+  }
+  /** The score an item must beat to enter once full. */
+  get floor(): number {
+    return this.size < this.k ? -Infinity : this.score[0]!;
+  }
+  push(score: number, slot: number): void {
+    const h = this.score;
+    const sl = this.slot;
+    if (this.size < this.k) {
+      let c = this.size++;
+      while (c > 0) {
+        const p = (c - 1) >> 1;
+        if (h[p]! <= score) break;
+        h[c] = h[p]!;
+        sl[c] = sl[p]!;
+        c = p;
+      }
+      h[c] = score;
+      sl[c] = slot;
+    } else if (score > h[0]!) {
+      let c = 0;
+      for (;;) {
+        const l = 2 * c + 1;
+        if (l >= this.size) break;
+        const r = l + 1;
+        const m = r < this.size && h[r]! < h[l]! ? r : l;
+        if (h[m]! >= score) break;
+        h[c] = h[m]!;
+        sl[c] = sl[m]!;
+        c = m;
+      }
+      h[c] = score;
+      sl[c] = slot;
+    }
+  }
+  sorted(): number[] {
+    return Array.from({ length: this.size }, (_, j) => j)
+      .sort((a, b) => this.score[b]! - this.score[a]!)
+      .map((j) => this.slot[j]!);
+  }
+}
 
 /** A vector quantised to int8: `codes[i] * scale ≈ v[i]`. */
 export function quantise(v: Float32Array, into: Int8Array = new Int8Array(v.length)): number {
@@ -24,6 +107,8 @@ export class UserCodes {
   private capacity = 0;
   ids = new Int32Array(0);
   codes = new Int8Array(0);
+  /** Ternary codes, 2 × ceil(dims / 32) words a vector. */
+  signs = new Int32Array(0);
   scales = new Float32Array(0);
   /** The version of the user's stored vectors these codes reflect (see `embeddingVersion`). */
   latest: string | null = null;
@@ -39,7 +124,7 @@ export class UserCodes {
 
   /** Memory held, in bytes. */
   get bytes(): number {
-    return this.capacity * (this.dims + PER_VECTOR);
+    return this.capacity * bytesPerVector(this.dims);
   }
 
   private grow(min: number) {
@@ -50,8 +135,12 @@ export class UserCodes {
     codes.set(this.codes.subarray(0, this.n * this.dims));
     const scales = new Float32Array(capacity);
     scales.set(this.scales.subarray(0, this.n));
+    const w2 = 2 * wordsOf(this.dims);
+    const signs = new Int32Array(capacity * w2);
+    signs.set(this.signs.subarray(0, this.n * w2));
     this.ids = ids;
     this.codes = codes;
+    this.signs = signs;
     this.scales = scales;
     this.capacity = capacity;
   }
@@ -71,6 +160,7 @@ export class UserCodes {
     if (this.n === 0 && this.dims !== vector.length) {
       this.dims = vector.length;
       this.codes = new Int8Array(this.capacity * this.dims);
+      this.signs = new Int32Array(this.capacity * 2 * wordsOf(this.dims));
     }
     if (vector.length !== this.dims) return false;
     let slot = appendOnly ? -1 : this.slotOf(id);
@@ -80,6 +170,8 @@ export class UserCodes {
     }
     this.ids[slot] = id;
     this.scales[slot] = quantise(vector, this.codes.subarray(slot * this.dims, (slot + 1) * this.dims));
+    const w2 = 2 * wordsOf(this.dims);
+    ternary(vector, this.signs.subarray(slot * w2, (slot + 1) * w2));
     return true;
   }
 
@@ -91,6 +183,8 @@ export class UserCodes {
       this.ids[slot] = this.ids[last]!;
       this.scales[slot] = this.scales[last]!;
       this.codes.copyWithin(slot * this.dims, last * this.dims, (last + 1) * this.dims);
+      const w2 = 2 * wordsOf(this.dims);
+      this.signs.copyWithin(slot * w2, last * w2, (last + 1) * w2);
     }
   }
 
@@ -105,18 +199,35 @@ export class UserCodes {
 
   /**
    * The ids of the `k` vectors whose codes are most alike `query` (approximate cosine, best first),
-   * leaving out `exclude`.
+   * leaving out `exclude`: every ternary code scored, the best TERNARY_CANDIDATES re-ranked by int8.
    */
   nearest(query: Float32Array, k: number, exclude?: number): number[] {
     const dims = this.dims;
+    const words = wordsOf(dims);
+    const w2 = 2 * words;
+    const { codes, scales, ids, signs } = this;
+    const qs = new Int32Array(w2);
+    ternary(query, qs, words);
+    const first = new TopK(Math.max(TERNARY_CANDIDATES, k));
+    for (let s = 0; s < this.n; s++) {
+      const base = s * w2;
+      let agree = 0;
+      let clash = 0;
+      for (let w = 0; w < words; w++) {
+        const cp = signs[base + w]!;
+        const cn = signs[base + words + w]!;
+        const qp = qs[w]!;
+        const qn = qs[words + w]!;
+        agree += popcount((qp & cp) | (qn & cn));
+        clash += popcount((qp & cn) | (qn & cp));
+      }
+      const score = agree - clash;
+      if (score > first.floor && ids[s] !== exclude) first.push(score, s);
+    }
     const q = new Int8Array(dims);
     quantise(query, q);
-    const heapScore = new Float64Array(k);
-    const heapSlot = new Int32Array(k);
-    let size = 0;
-    const { codes, scales, ids } = this;
-    for (let s = 0; s < this.n; s++) {
-      if (ids[s] === exclude) continue;
+    const second = new TopK(k);
+    for (const s of first.sorted()) {
       const base = s * dims;
       let acc = 0;
       let i = 0;
@@ -128,38 +239,9 @@ export class UserCodes {
           codes[base + i + 3]! * q[i + 3]!;
       }
       for (; i < dims; i++) acc += codes[base + i]! * q[i]!;
-      const score = acc * scales[s]!;
-      if (size < k) {
-        // Sift up into the min-heap of the best k so far.
-        let c = size++;
-        while (c > 0) {
-          const p = (c - 1) >> 1;
-          if (heapScore[p]! <= score) break;
-          heapScore[c] = heapScore[p]!;
-          heapSlot[c] = heapSlot[p]!;
-          c = p;
-        }
-        heapScore[c] = score;
-        heapSlot[c] = s;
-      } else if (score > heapScore[0]!) {
-        // Replace the worst of the best k and sift it down.
-        let c = 0;
-        for (;;) {
-          const l = 2 * c + 1;
-          if (l >= size) break;
-          const r = l + 1;
-          const m = r < size && heapScore[r]! < heapScore[l]! ? r : l;
-          if (heapScore[m]! >= score) break;
-          heapScore[c] = heapScore[m]!;
-          heapSlot[c] = heapSlot[m]!;
-          c = m;
-        }
-        heapScore[c] = score;
-        heapSlot[c] = s;
-      }
+      second.push(acc * scales[s]!, s);
     }
-    const order = Array.from({ length: size }, (_, j) => j).sort((a, b) => heapScore[b]! - heapScore[a]!);
-    return order.map((j) => ids[heapSlot[j]!]!);
+    return second.sorted().map((s) => ids[s]!);
   }
 }
 

@@ -13,7 +13,6 @@ import {
   upsertEmbedding,
   vectorIds,
   vectorsByIds,
-  vectorsPage,
   vectorsSince,
   type SourceRow,
   type StoredVector,
@@ -234,18 +233,18 @@ export function createMeaning(deps: MeaningDeps) {
     return state.done;
   }
 
-  /** Decrypts all the user's vectors once into codes (a page at a time). */
+  /**
+   * Decrypts all the user's vectors once into codes: their ids first, then the vectors by id a page
+   * at a time (primary-key lookups, whatever else the table holds), so only a page is in memory.
+   */
   async function build(userId: number): Promise<UserCodes> {
     // Read first: whatever is written while the pages are read is newer, and the next check sees it.
     const version = await embeddingVersion(db, userId, model);
-    const entry = new UserCodes(version.count);
-    let afterId = 0;
-    for (;;) {
-      const rows = await vectorsPage(db, userId, model, afterId, PAGE);
-      for (const row of rows) entry.put(row.thoughtId, open(userId, row), true);
-      if (rows.length < PAGE) break;
-      afterId = rows[rows.length - 1]!.thoughtId;
-    }
+    const ids = (await vectorIds(db, userId, model)).sort((a, b) => a - b);
+    const entry = new UserCodes(ids.length);
+    for (let i = 0; i < ids.length; i += PAGE)
+      for (const row of await vectorsByIds(db, userId, model, ids.slice(i, i + PAGE)))
+        entry.put(row.thoughtId, open(userId, row), true);
     entry.latest = version.latest;
     entry.checkedAt = Date.now();
     return entry;
