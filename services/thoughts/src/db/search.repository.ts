@@ -54,14 +54,15 @@ export async function applyCounts(
   if (entries.length === 0) return;
   const terms = intArray(entries.map(([t]) => t));
   await db.execute(sql`
-    with changed as (
-      insert into thoughts.search_terms as s (user_id, term, df)
-      select ${userId}, x.term, x.df from unnest(${terms}, ${intArray(entries.map(([, d]) => d))}) as x(term, df)
-      on conflict (user_id, term) do update set df = s.df + excluded.df
-      returning s.term, s.df
-    )
-    delete from thoughts.search_terms d using changed
-    where d.user_id = ${userId} and d.term = changed.term and changed.df <= 0`);
+    insert into thoughts.search_terms as s (user_id, term, df)
+    select ${userId}, x.term, x.df
+    from unnest(${terms}, ${intArray(entries.map(([, d]) => d))}) as x(term, df)
+    on conflict (user_id, term) do update set df = s.df + excluded.df`);
+  // A separate statement: the rows the upsert changed are not visible to another part of its own.
+  if (entries.some(([, d]) => d < 0))
+    await db.execute(
+      sql`delete from thoughts.search_terms where user_id = ${userId} and term = any(${terms}) and df <= 0`,
+    );
 }
 
 /**
