@@ -4,6 +4,10 @@ import { repoPath } from '@haven/kit/paths';
 import type { ServiceDefinition } from '@haven/kit/service';
 import { userDeletionJob } from '@haven/kit/user-deletion';
 import { outbox } from './db/schema';
+import { indexStoredThoughts } from './domain/search/backfill';
+import { createSearchHashes } from './domain/search/hashes';
+import { createSearch } from './domain/search/search';
+import { createSearchWriter } from './domain/search/writer';
 import { sealStoredTags } from './domain/tag-migration';
 import { createTagSealer } from './domain/tags';
 import { createThoughts } from './domain/thoughts';
@@ -24,6 +28,9 @@ export const thoughtsService: ServiceDefinition = {
   build(deps) {
     const tags = createTagSealer(deps.cipher, deps.config.DATA_ENCRYPTION_KEY);
     const dedupeKeys = createDuplicateKeys(deps.config.DATA_ENCRYPTION_KEY, 'thoughts');
+    const searchWriter = createSearchWriter(
+      createSearchHashes(deps.config.DATA_ENCRYPTION_KEY, deps.cipher.currentKeyId),
+    );
     // Search by meaning, when an embeddings model is configured (null otherwise): each change of a
     // thought then also queues its embedding, in the same transaction as the change.
     const meaning = createMeaning({
@@ -37,12 +44,21 @@ export const thoughtsService: ServiceDefinition = {
       log: deps.log,
     });
     const uow = meaning ? withEmbedEvents(deps.uow) : deps.uow;
+    const search = createSearch({
+      db: deps.db,
+      cipher: deps.cipher,
+      tags,
+      hashes: searchWriter.hashes,
+      meaning,
+      log: deps.log,
+    });
     const thoughts = createThoughts({
       db: deps.db,
       uow,
       cipher: deps.cipher,
       tags,
       keys: dedupeKeys,
+      search: searchWriter,
       llm: createLlm(deps.config, deps.metrics),
       log: deps.log,
     });
@@ -53,6 +69,15 @@ export const thoughtsService: ServiceDefinition = {
     const sealing = deps.config.RUN_WORKERS
       ? sealStoredTags({ ...deps, tags, signal: stopSealing.signal }).catch((err: unknown) =>
           deps.log.error({ err }, 'sealing stored tags failed; the next start tries again'),
+        )
+      : undefined;
+    // The search index of rows from before it, or built under a rotated-out key, likewise.
+    const indexing = deps.config.RUN_WORKERS
+      ? (async () => {
+          await sealing;
+          await indexStoredThoughts({ ...deps, tags, search: searchWriter, signal: stopSealing.signal });
+        })().catch((err: unknown) =>
+          deps.log.error({ err }, 'indexing stored thoughts failed; the next start tries again'),
         )
       : undefined;
     // Thoughts without a current vector (written before meaning was on, under another model, or
@@ -67,10 +92,17 @@ export const thoughtsService: ServiceDefinition = {
         : undefined;
     return {
       routes: [
-        thoughtsRoutes(thoughts),
-        internalRoutes(thoughts),
+        thoughtsRoutes(thoughts, search),
+        internalRoutes(thoughts, search),
         portabilityRoutes(
-          createPortability({ db: deps.db, uow, cipher: deps.cipher, tags, keys: dedupeKeys }),
+          createPortability({
+            db: deps.db,
+            uow,
+            cipher: deps.cipher,
+            tags,
+            keys: dedupeKeys,
+            search: searchWriter,
+          }),
         ),
       ],
       jobs: [
@@ -81,6 +113,7 @@ export const thoughtsService: ServiceDefinition = {
       async close() {
         stopSealing.abort();
         await sealing;
+        await indexing;
         await backfill;
       },
     };

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import type { Thought } from '@haven/contracts/thoughts';
+import type { RelatedAnswer, SearchPage, Thought } from '@haven/contracts/thoughts';
 import { createEmbedder, isModelUnavailable } from '@haven/kit/llm';
 import { createLogger } from '@haven/kit/logger';
-import type { ServiceDefinition } from '@haven/kit/service';
 import { startTestService, until } from '@haven/kit/testing';
 import { DOUBLE_DIMS, doubleVector, startEmbeddingsDouble } from '../../../test/doubles/embeddings-server';
 import { embeddings, thoughts } from '../src/db/schema';
@@ -14,23 +13,6 @@ import { createTagSealer } from '../src/domain/tags';
 import { thoughtsService } from '../src/service';
 
 const MODEL = 'double-embed';
-
-/**
- * The thoughts service with only the routes that have handlers mounted: the search routes of the
- * contracts are built on another branch (the word index) at the same time. Once they are merged this
- * filters nothing and can go.
- */
-const service: ServiceDefinition = {
-  ...thoughtsService,
-  build(deps) {
-    const parts = thoughtsService.build(deps);
-    const routes = parts.routes.map((r) => ({
-      handlers: r.handlers,
-      contract: Object.fromEntries(Object.entries(r.contract).filter(([name]) => name in r.handlers)),
-    }));
-    return { ...parts, routes };
-  },
-};
 
 describe('search by meaning (embeddings)', () => {
   let model: Awaited<ReturnType<typeof startEmbeddingsDouble>>;
@@ -83,7 +65,7 @@ describe('search by meaning (embeddings)', () => {
 
   beforeAll(async () => {
     model = await startEmbeddingsDouble();
-    svc = await startTestService(service, {
+    svc = await startTestService(thoughtsService, {
       OPENAI_BASE_URL: model.url,
       OPENAI_EMBEDDINGS_MODEL: MODEL,
       OPENAI_TIMEOUT_MS: '1000',
@@ -236,6 +218,38 @@ describe('search by meaning (embeddings)', () => {
     const small = replica({ cacheBytes: perUser - 1 });
     expect((await small.search(21, 'money', 5)).length).toBe(5);
     expect(small.cacheStats()).toMatchObject({ users: 0, bytes: 0 });
+  });
+
+  it('takes part in GET /api/thoughts/search and /related, and reports the model down', async () => {
+    const rent = await write(31, 'Anxious about the rent this month');
+    const walk = await write(31, 'A long walk by the river');
+    const cash = await write(31, 'Cash is tight, the bills keep coming');
+    await write(32, 'Worried about money and the bills');
+    for (const t of [rent, walk, cash])
+      await until(async () => (await vectorRow(t.id)) !== undefined, 15_000, 'vectors written');
+    const get = async <T>(path: string) => {
+      const res = await fetch(svc.url + path, { headers: svc.headers(31) });
+      return { status: res.status, body: (await res.json()) as T };
+    };
+    const q = encodeURIComponent('When was I worried about money?');
+    const page = await get<SearchPage>(`/api/thoughts/search?q=${q}`);
+    expect(page.status).toBe(200);
+    expect(page.body.meaning).toBe('on');
+    expect(page.body.hits.map((h) => h.thought.id).sort()).toEqual([rent.id, cash.id].sort());
+    expect(page.body.hits.every((h) => h.match === 'meaning')).toBe(true);
+    const related = await get<RelatedAnswer>(`/api/thoughts/${rent.id}/related`);
+    expect(related.body).toMatchObject({ basis: 'meaning' });
+    expect(related.body.hits.map((h) => h.thought.id)).toEqual([cash.id]);
+
+    model.state.fail = true;
+    try {
+      const down = await get<SearchPage>(`/api/thoughts/search?q=${encodeURIComponent('river')}`);
+      expect(down.status).toBe(200);
+      expect(down.body.meaning).toBe('down');
+      expect(down.body.hits.map((h) => h.thought.id)).toEqual([walk.id]);
+    } finally {
+      model.state.fail = false;
+    }
   });
 
   it('throws when the model does not answer, so the search can say meaning is down', async () => {
