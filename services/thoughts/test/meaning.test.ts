@@ -208,9 +208,9 @@ describe('search by meaning (embeddings)', () => {
         Array.from({ length: 50 }, (_, i) => `Entry ${i} of user ${userId}, worried about rent`),
       );
     await replica().backfill();
-    // 50 vectors of 256 dims: 50 × (256 + 64 + 8) bytes each user; room for two users, not three.
+    // 50 vectors of 256 dims: 50 × (256 + 64 + 12) bytes each user; room for two users, not three.
     const perUser = 50 * bytesPerVector(DOUBLE_DIMS);
-    expect(perUser).toBe(50 * (256 + 64 + 8));
+    expect(perUser).toBe(50 * (256 + 64 + 12));
     const meaning = replica({ cacheBytes: 2 * perUser + 100 });
     for (const userId of [21, 22, 23]) expect((await meaning.search(userId, 'money', 5)).length).toBe(5);
     expect(meaning.cacheStats()).toMatchObject({ users: 2, bytes: 2 * perUser });

@@ -3,15 +3,15 @@
  * the component clearly positive, clearly negative, or near zero: a ternary code), one int8 per
  * dimension (the vector scaled so its largest component is ±127) with that scale, and the thought's
  * id. A query scores every ternary code with popcounts (about a tenth of the time of int8 products
- * in JavaScript), re-ranks the best few thousand by their int8 codes, and only the best of those are
+ * in JavaScript), re-ranks the best 4,000 by their int8 codes, and only the best of those are
  * read back exactly. Nothing here is text; the codes are lossy copies of vectors stored encrypted.
  */
 
-/** Bytes each vector costs beside its codes: its thought id (4) and its scale (4). */
-const PER_VECTOR = 8;
+/** Bytes each vector costs beside its codes: its thought id, its scale and its ternary norm (4 each). */
+const PER_VECTOR = 12;
 
 /** Candidates the ternary pass hands to the int8 pass. */
-export const TERNARY_CANDIDATES = 2000;
+export const TERNARY_CANDIDATES = 4000;
 
 /** A component counts as positive or negative beyond this share of the vector's RMS. */
 const TERNARY_THRESHOLD = 0.6;
@@ -22,17 +22,25 @@ const wordsOf = (dims: number) => Math.ceil(dims / 32);
 /** Memory one vector of `dims` dimensions takes in the cache, in bytes. */
 export const bytesPerVector = (dims: number) => dims + 8 * wordsOf(dims) + PER_VECTOR;
 
-/** Writes `v`'s ternary code: `words` positive-bit words, then `words` negative-bit words. */
-export function ternary(v: Float32Array, into: Int32Array, words = wordsOf(v.length)): void {
+/**
+ * Writes `v`'s ternary code: `words` positive-bit words, then `words` negative-bit words. Returns
+ * 1/√(components kept), so that agreements minus clashes times the two norms is the cosine of the
+ * two ternary vectors.
+ */
+export function ternary(v: Float32Array, into: Int32Array, words = wordsOf(v.length)): number {
   let sum = 0;
   for (let i = 0; i < v.length; i++) sum += v[i]! * v[i]!;
   const t = TERNARY_THRESHOLD * Math.sqrt(sum / Math.max(1, v.length));
   into.fill(0);
+  let kept = 0;
   for (let i = 0; i < v.length; i++) {
     const x = v[i]!;
     if (x > t) into[i >> 5] = into[i >> 5]! | (1 << (i & 31));
     else if (x < -t) into[words + (i >> 5)] = into[words + (i >> 5)]! | (1 << (i & 31));
+    else continue;
+    kept++;
   }
+  return 1 / Math.sqrt(Math.max(1, kept));
 }
 
 function popcount(x: number): number {
@@ -109,6 +117,8 @@ export class UserCodes {
   codes = new Int8Array(0);
   /** Ternary codes, 2 × ceil(dims / 32) words a vector. */
   signs = new Int32Array(0);
+  /** 1/√(components kept) of each ternary code. */
+  norms = new Float32Array(0);
   scales = new Float32Array(0);
   /** The version of the user's stored vectors these codes reflect (see `embeddingVersion`). */
   latest: string | null = null;
@@ -120,6 +130,7 @@ export class UserCodes {
     this.capacity = expected;
     this.ids = new Int32Array(expected);
     this.scales = new Float32Array(expected);
+    this.norms = new Float32Array(expected);
   }
 
   /** Memory held, in bytes. */
@@ -135,6 +146,9 @@ export class UserCodes {
     codes.set(this.codes.subarray(0, this.n * this.dims));
     const scales = new Float32Array(capacity);
     scales.set(this.scales.subarray(0, this.n));
+    const norms = new Float32Array(capacity);
+    norms.set(this.norms.subarray(0, this.n));
+    this.norms = norms;
     const w2 = 2 * wordsOf(this.dims);
     const signs = new Int32Array(capacity * w2);
     signs.set(this.signs.subarray(0, this.n * w2));
@@ -171,7 +185,7 @@ export class UserCodes {
     this.ids[slot] = id;
     this.scales[slot] = quantise(vector, this.codes.subarray(slot * this.dims, (slot + 1) * this.dims));
     const w2 = 2 * wordsOf(this.dims);
-    ternary(vector, this.signs.subarray(slot * w2, (slot + 1) * w2));
+    this.norms[slot] = ternary(vector, this.signs.subarray(slot * w2, (slot + 1) * w2));
     return true;
   }
 
@@ -182,6 +196,7 @@ export class UserCodes {
     if (slot !== last) {
       this.ids[slot] = this.ids[last]!;
       this.scales[slot] = this.scales[last]!;
+      this.norms[slot] = this.norms[last]!;
       this.codes.copyWithin(slot * this.dims, last * this.dims, (last + 1) * this.dims);
       const w2 = 2 * wordsOf(this.dims);
       this.signs.copyWithin(slot * w2, last * w2, (last + 1) * w2);
@@ -205,7 +220,7 @@ export class UserCodes {
     const dims = this.dims;
     const words = wordsOf(dims);
     const w2 = 2 * words;
-    const { codes, scales, ids, signs } = this;
+    const { codes, scales, ids, signs, norms } = this;
     const qs = new Int32Array(w2);
     ternary(query, qs, words);
     const first = new TopK(Math.max(TERNARY_CANDIDATES, k));
@@ -221,7 +236,7 @@ export class UserCodes {
         agree += popcount((qp & cp) | (qn & cn));
         clash += popcount((qp & cn) | (qn & cp));
       }
-      const score = agree - clash;
+      const score = (agree - clash) * norms[s]!;
       if (score > first.floor && ids[s] !== exclude) first.push(score, s);
     }
     const q = new Int8Array(dims);
