@@ -110,6 +110,19 @@ export const thoughtsService: ServiceDefinition = {
         userDeletionJob('thoughts', { uow: deps.uow, schema: 'thoughts' }),
         embedJob(meaning, deps.log),
       ],
+      // Thoughts the jobs missed (their every attempt failed while the model was down) are embedded
+      // by a sweep every 10 minutes, on one replica at a time.
+      periodic: meaning
+        ? [
+            {
+              name: 'thoughts-embedding-sweep',
+              everyMs: 600_000,
+              run: async () => {
+                await meaning.sweep(stopSealing.signal);
+              },
+            },
+          ]
+        : [],
       async close() {
         stopSealing.abort();
         await sealing;

@@ -154,6 +154,20 @@ describe('search by meaning (embeddings)', () => {
     expect(model.seen.inputs).toBe(asked);
   });
 
+  it('sweeps up thoughts the jobs missed, giving up at once while the model is down', async () => {
+    const [missed] = await insertDirect(13, ['Forgotten while the model was down']);
+    const meaning = replica();
+    model.state.fail = true;
+    try {
+      await expect(meaning.sweep()).rejects.toThrow();
+    } finally {
+      model.state.fail = false;
+    }
+    expect(await vectorRow(missed!.id)).toBeUndefined();
+    expect(await meaning.sweep()).toBeGreaterThanOrEqual(1);
+    expect(await vectorRow(missed!.id)).toBeDefined();
+  });
+
   it('catches up a user’s thoughts that came without an event of their own (an import)', async () => {
     const [direct] = await insertDirect(11, ['Imported: a walk by the sea with my sister']);
     const thought = await write(11, 'A new thought after the import');

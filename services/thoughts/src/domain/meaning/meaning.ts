@@ -206,6 +206,8 @@ export function createMeaning(deps: MeaningDeps) {
     }
   }
 
+  let sweeping = false;
+
   /** Per user, a catch-up running in this process, and whether another was asked for meanwhile. */
   const catchingUp = new Map<number, { again: boolean; done: Promise<number> }>();
 
@@ -356,6 +358,23 @@ export function createMeaning(deps: MeaningDeps) {
       const embedded = await fill({ signal, retryFailures: true });
       if (embedded > 0) log.info({ embedded, model }, 'thoughts embedded for search by meaning');
       return embedded;
+    },
+
+    /**
+     * The same, as a periodic sweep: thoughts whose job failed every attempt (a model down for longer
+     * than the retries) or that came without an event are embedded within one period. Gives up on
+     * the first failure (the next round tries again); skipped while an earlier round still runs.
+     */
+    async sweep(signal?: AbortSignal): Promise<number> {
+      if (sweeping) return 0;
+      sweeping = true;
+      try {
+        const embedded = await fill({ signal, retryFailures: false });
+        if (embedded > 0) log.info({ embedded, model }, 'thoughts embedded by the periodic sweep');
+        return embedded;
+      } finally {
+        sweeping = false;
+      }
     },
 
     /** What the in-process cache holds (for tests and the bench). */
