@@ -81,14 +81,23 @@ export const thoughtsService: ServiceDefinition = {
         )
       : undefined;
     // Thoughts without a current vector (written before meaning was on, under another model, or
-    // imported) are embedded in the background from the start, where workers run.
+    // imported) are embedded in the background from the start, where workers run: by one replica at
+    // a time (a lock in Redis for up to 30 minutes; the periodic sweep below finishes what a replica
+    // that stopped left).
+    const backfillLock = `${deps.config.REDIS_PREFIX}:meaning:backfill`;
     const backfill =
       meaning && deps.config.RUN_WORKERS
-        ? meaning
-            .backfill(stopSealing.signal)
-            .catch((err: unknown) =>
-              deps.log.error({ err }, 'embedding stored thoughts failed; the next start tries again'),
-            )
+        ? (async () => {
+            if ((await deps.redis.set(backfillLock, String(process.pid), 'PX', 1_800_000, 'NX')) !== 'OK')
+              return;
+            try {
+              await meaning.backfill(stopSealing.signal);
+            } finally {
+              await deps.redis.del(backfillLock).catch(() => undefined);
+            }
+          })().catch((err: unknown) =>
+            deps.log.error({ err }, 'embedding stored thoughts failed; the next start tries again'),
+          )
         : undefined;
     return {
       routes: [
@@ -111,12 +120,12 @@ export const thoughtsService: ServiceDefinition = {
         embedJob(meaning, deps.log),
       ],
       // Thoughts the jobs missed (their every attempt failed while the model was down) are embedded
-      // by a sweep every 10 minutes, on one replica at a time.
+      // by a sweep every 30 minutes, on one replica at a time (one pass over the thoughts table).
       periodic: meaning
         ? [
             {
               name: 'thoughts-embedding-sweep',
-              everyMs: 600_000,
+              everyMs: 1_800_000,
               run: async () => {
                 await meaning.sweep(stopSealing.signal);
               },
