@@ -199,8 +199,16 @@ export async function countCandidates(db: DbOrTx, userId: number, q: Candidates)
 }
 
 /** Every candidate row (to check them all against the text), in no order. */
-export function candidateRows(db: DbOrTx, userId: number, q: Candidates): Promise<ThoughtListRow[]> {
-  return db.select(listColumns).from(thoughts).where(candidatesOf(userId, q)) as Promise<ThoughtListRow[]>;
+export function candidateRows(db: DbOrTx, userId: number, q: Candidates) {
+  return db
+    .select({
+      userId: thoughts.userId,
+      contentEnc: thoughts.contentEnc,
+      tagsEnc: thoughts.tagsEnc,
+      legacyTags: thoughts.legacyTags,
+    })
+    .from(thoughts)
+    .where(candidatesOf(userId, q));
 }
 
 export interface RankedId {
@@ -245,12 +253,17 @@ export async function tierCandidates(
   tier: 1 | 2 | 3,
   offset: number,
   limit: number,
+  walk: boolean,
 ): Promise<number[]> {
+  // Walking the date index finds the newest of a large tier after a few rows, but reads every row
+  // of a small one: a small tier is found through the GIN indexes and sorted (`+ interval '0'`
+  // keeps the planner from walking the date index).
+  const order = walk ? sql`thoughts.date desc` : sql`thoughts.date + interval '0' desc`;
   const rows = await rowsOf(
     db,
     sql`select thoughts.id from thoughts.thoughts
         where ${candidatesOf(userId, q)} and ${tierCondition(q, tier)}
-        order by thoughts.date desc, thoughts.id desc limit ${limit} offset ${offset}`,
+        order by ${order}, thoughts.id desc limit ${limit} offset ${offset}`,
   );
   return rows.map((r) => Number(r.id));
 }

@@ -23,7 +23,7 @@ import {
   type WeightedTerms,
 } from '../../db/search.repository';
 import { idsWithTagToken, type ThoughtListRow } from '../../db/thoughts.repository';
-import { presentThought } from '../present';
+import { contentContext, presentThought, withoutVoiceMarker } from '../present';
 import { normaliseTag, type TagSealer } from '../tags';
 import { decodeCursor, encodeCursor, searchHash, type SearchCursor } from './cursor';
 import { foldText } from './fold';
@@ -40,21 +40,24 @@ export interface SearchDeps {
   /** Search by meaning, or null when no embeddings model is configured. */
   meaning: MeaningSearch | null;
   log: Logger;
+  /** VERIFY_ALL_LIMIT and RANK_ALL_LIMIT, smaller in tests so every path runs on a few thoughts. */
+  limits?: { verifyAll: number; rankAll: number };
 }
 
 /**
- * Up to this many candidates, the first page of a query of four characters or more decrypts them
+ * Up to this many candidates (decrypting one costs ≈ 30 µs), the first page of a query of four
+ * characters or more decrypts them
  * all to count the real matches. Beyond, the total is the index's count of candidates, and a rare
  * thought holding all the query's trigrams apart (not the text itself) is counted too. Up to three
  * characters the candidates are exact (their count is the gram's document frequency). Every hit
  * shown is checked against the decrypted text whatever the count.
  */
-export const VERIFY_ALL_LIMIT = 2000;
+export const VERIFY_ALL_LIMIT = 300;
 /**
  * Beyond this many candidates, a tier is ordered newest first instead of by BM25: a word that
  * common weighs next to nothing, and scoring every candidate would cost more than the page.
  */
-export const RANK_ALL_LIMIT = 5000;
+export const RANK_ALL_LIMIT = 1000;
 /** How deep the word and meaning results go into the first page's fusion. */
 const FUSE_DEPTH = 50;
 /** Reciprocal rank fusion's constant. */
@@ -93,16 +96,35 @@ export function fuseRanks(first: number[], second: number[]): number[] {
 
 const distinct = <T>(xs: T[]) => [...new Set(xs)];
 
+/**
+ * About how many candidates hold all the words (tier 1), all the stems but not the words (2), or
+ * neither (3), from the document frequencies: exact for one word, an estimate for more.
+ */
+function tierSizes(
+  bound: number,
+  words: number[],
+  stems: number[],
+  df: Map<number, number>,
+): [number, number, number] {
+  if (words.length === 0) return [0, 0, bound];
+  const fewest = (terms: number[]) => Math.min(...terms.map((t) => df.get(t) ?? 0));
+  const withWords = Math.min(bound, fewest(words));
+  const withStems = Math.min(bound, Math.max(fewest(stems), withWords));
+  return [withWords, withStems - withWords, bound - withStems];
+}
+
 /** A query as the index runs it (see planQuery). */
 interface Plan {
   q: SubstringQuery;
   folded: string;
-  /** At most this many candidates. */
+  /** How many candidates (about, with no grams or a date range). */
   bound: number;
-  /** Whether `bound` is the number of candidates. */
+  /** Whether `bound` is exactly the number of candidates by the index's own count. */
   exact: boolean;
   /** Many candidates: each tier newest first (see RANK_ALL_LIMIT). */
   tiered: boolean;
+  /** About how many candidates each tier has (which way to find its newest). */
+  tierSizes: [number, number, number];
 }
 
 /** Where word results continue: the rank `o`, within tier `k` when ranked tier by tier. */
@@ -111,7 +133,8 @@ interface WordPosition {
   k?: number;
 }
 
-export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchDeps) {
+export function createSearch({ db, cipher, tags, hashes, meaning, log, limits }: SearchDeps) {
+  const { verifyAll, rankAll } = limits ?? { verifyAll: VERIFY_ALL_LIMIT, rankAll: RANK_ALL_LIMIT };
   const present = (row: ThoughtListRow) => presentThought(row, cipher, tags);
 
   /** The user's thoughts of these ids, presented, in the order given (absent ones left out). */
@@ -136,24 +159,27 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchD
     const words = distinct(wordsOf(folded));
     const stems = distinct(words.map((w) => hashes.stem(userId, stemOf(w))));
     const grams = queryGrams(folded).map((g) => hashes.gram(userId, g));
+    const wordTerms = words.map((w) => hashes.word(userId, w));
     const [df, stats] = await Promise.all([
-      termFrequencies(db, userId, [...stems, ...grams]),
+      termFrequencies(db, userId, [...stems, ...grams, ...wordTerms]),
       userStats(db, userId),
     ]);
-    // No grams (a query that folds to nothing): every thought, about as many as are indexed.
-    const bound = grams.length === 0 ? stats.docs : Math.min(...grams.map((g) => df.get(g) ?? 0));
+    const q = { grams, words: wordTerms, stems, weights: weigh(stems, df, stats), range };
+    const exact = grams.length === 1 && Array.from(folded).length <= 3 && !folded.includes('\n') && !range;
+    // Up to three characters the gram's count is the candidates'; beyond, count them (the GIN
+    // index intersects the trigrams), and with no grams (a query folding to nothing) it is all.
+    const bound = exact
+      ? (df.get(grams[0]!) ?? 0)
+      : grams.length === 0
+        ? stats.docs
+        : await countCandidates(db, userId, q);
     return {
-      q: {
-        grams,
-        words: words.map((w) => hashes.word(userId, w)),
-        stems,
-        weights: weigh(stems, df, stats),
-        range,
-      },
+      q,
       folded,
       bound,
-      exact: grams.length === 1 && Array.from(folded).length <= 3 && !folded.includes('\n') && !range,
-      tiered: bound > RANK_ALL_LIMIT,
+      exact,
+      tiered: bound > rankAll,
+      tierSizes: tierSizes(bound, wordTerms, stems, df),
     };
   }
 
@@ -166,7 +192,8 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchD
     size: number,
   ) {
     if (tier === undefined) return (await rankCandidates(db, userId, plan.q, at, size)).map((r) => r.id);
-    return tierCandidates(db, userId, plan.q, tier as 1 | 2 | 3, at, size);
+    const t = tier as 1 | 2 | 3;
+    return tierCandidates(db, userId, plan.q, t, at, size, plan.tierSizes[t - 1]! > rankAll);
   }
 
   /**
@@ -206,13 +233,15 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchD
 
   /** How many thoughts match (see VERIFY_ALL_LIMIT for when this is the index's count). */
   async function wordTotal(userId: number, plan: Plan): Promise<number> {
-    if (plan.exact) return plan.bound;
-    if (plan.bound > VERIFY_ALL_LIMIT) {
-      const candidates = await countCandidates(db, userId, plan.q);
-      if (candidates > VERIFY_ALL_LIMIT) return candidates;
-    }
+    if (plan.exact || plan.bound > verifyAll) return plan.bound;
     const rows = await candidateRows(db, userId, plan.q);
-    return rows.filter((row) => matches(present(row), plan.folded)).length;
+    // The content first; the tags (another decryption) only when it does not hold the query.
+    return rows.filter(
+      (row) =>
+        foldText(withoutVoiceMarker(cipher.decrypt(row.contentEnc, contentContext(userId)))).includes(
+          plan.folded,
+        ) || tags.open(row).some((tag) => foldText(tag).includes(plan.folded)),
+    ).length;
   }
 
   /** Words only: a page of verified hits from the cursor's rank on. */
