@@ -1,7 +1,8 @@
 import type { InternalSearchQuery } from '@haven/contracts/internal';
 import type { RelatedAnswer, SearchHit, SearchPage, SearchQuery, Thought } from '@haven/contracts/thoughts';
 import type { FieldCipher } from '@haven/kit/crypto';
-import type { Db } from '@haven/kit/db';
+import type { Db, DbOrTx } from '@haven/kit/db';
+import { sql } from 'drizzle-orm';
 import { notFound } from '@haven/kit/errors';
 import type { Logger } from '@haven/kit/logger';
 import {
@@ -133,7 +134,40 @@ interface WordPosition {
   k?: number;
 }
 
-export function createSearch({ db, cipher, tags, hashes, meaning, log, limits }: SearchDeps) {
+/**
+ * The search domain. Each call runs in one read transaction that keeps the planner off sequential
+ * scans and JIT: it cannot see that a scan decompresses every row's grams (the GIN indexes are
+ * much cheaper), and compiling a plan costs more than these queries.
+ */
+export function createSearch(deps: SearchDeps) {
+  const within = <T>(fn: (search: ReturnType<typeof searchOver>) => Promise<T>) =>
+    deps.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      await tx.execute(sql`set local jit = off`);
+      return fn(searchOver({ ...deps, db: tx }));
+    });
+  return {
+    /** GET /api/thoughts/search: a tag, a text, or neither (every thought, newest first). */
+    page: (userId: number, query: SearchQuery) => within((s) => s.page(userId, query)),
+    /** The assistant's lookup (see InternalSearchQuery), best first. */
+    internal: (userId: number, query: InternalSearchQuery) => within((s) => s.internal(userId, query)),
+    /** Thoughts most like one of the user's: by meaning when it has a vector, else by rare words. */
+    related: (userId: number, id: number, limit: number) => within((s) => s.related(userId, id, limit)),
+    /** The same month and day in earlier years, the latest year first. */
+    onThisDay: (userId: number, date: string) => within((s) => s.onThisDay(userId, date)),
+  };
+}
+export type Search = ReturnType<typeof createSearch>;
+
+function searchOver({
+  db,
+  cipher,
+  tags,
+  hashes,
+  meaning,
+  log,
+  limits,
+}: Omit<SearchDeps, 'db'> & { db: DbOrTx }) {
   const { verifyAll, rankAll } = limits ?? { verifyAll: VERIFY_ALL_LIMIT, rankAll: RANK_ALL_LIMIT };
   const present = (row: ThoughtListRow) => presentThought(row, cipher, tags);
 
@@ -489,4 +523,3 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log, limits }:
       .slice(0, limit);
   }
 }
-export type Search = ReturnType<typeof createSearch>;
