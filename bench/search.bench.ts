@@ -100,7 +100,7 @@ function thoughtText(rand: () => number): string {
 const TAGS = ['work', 'family', 'health', 'ideas', 'sleep', 'reading', 'gratitude', 'travel'];
 
 /** Writes `count` thoughts for the user through the import route, 500 at a time. */
-async function seed(
+export async function seed(
   url: string,
   headers: (userId: number) => Record<string, string>,
   userId: number,
@@ -133,7 +133,7 @@ async function seed(
 }
 
 /** The query mix: names, rare and common words, phrases, a 2-character prefix, substrings. */
-const QUERIES = [
+export const QUERIES = [
   'Tom',
   'anna',
   'Pepys',

@@ -32,7 +32,7 @@ async function totals(userId: number) {
     sql`select term, df from thoughts.search_terms where user_id = ${userId} order by term`,
   );
   const counted = await query(sql`
-    select w as term, count(*)::int as df from thoughts.thoughts, unnest(search_words) as w
+    select w as term, count(*)::int as df from thoughts.thoughts, unnest(search_words || search_grams) as w
     where user_id = ${userId} group by w order by w`);
   const [stats] = await query(sql`select docs, words from thoughts.search_stats where user_id = ${userId}`);
   const [rows] = await query(sql`
