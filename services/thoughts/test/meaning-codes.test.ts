@@ -69,6 +69,25 @@ describe('the codes search by meaning keeps in memory', () => {
     expect(codes.n).toBe(1);
   });
 
+  it('replaces and adds many at once (a refresh after a bulk write) as one at a time would', () => {
+    const random = rng(11);
+    const first = vectors(40, 64, random, 40);
+    const second = vectors(40, 64, random, 40);
+    const one = new UserCodes();
+    const many = new UserCodes();
+    first.slice(0, 30).forEach((v, i) => {
+      one.put(i + 1, v);
+      many.put(i + 1, v);
+    });
+    // Ids 11–40: 20 replaced, 10 new.
+    const batch = second.slice(10).map((vector, i) => ({ id: i + 11, vector }));
+    for (const { id, vector } of batch) one.put(id, vector);
+    many.putMany(batch);
+    expect(many.n).toBe(40);
+    expect([...many.idSet()].sort((a, b) => a - b)).toEqual([...one.idSet()].sort((a, b) => a - b));
+    for (const q of second) expect(many.nearest(q, 3)).toEqual(one.nearest(q, 3));
+  });
+
   it('drops the least recently searched user beyond the budget, and never holds more', () => {
     const random = rng(5);
     const entry = (count: number) => {

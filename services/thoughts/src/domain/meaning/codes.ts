@@ -189,6 +189,30 @@ export class UserCodes {
     return true;
   }
 
+  /**
+   * Adds or replaces many vectors: with more than a few, their slots are found through an index of
+   * the ids built for the occasion (a refresh after a bulk write), not by a scan for each.
+   */
+  putMany(vectors: Array<{ id: number; vector: Float32Array }>): void {
+    if (vectors.length <= 16) {
+      for (const { id, vector } of vectors) this.put(id, vector);
+      return;
+    }
+    const slots = new Map<number, number>();
+    for (let s = 0; s < this.n; s++) slots.set(this.ids[s]!, s);
+    for (const { id, vector } of vectors) {
+      const slot = slots.get(id);
+      if (slot === undefined) {
+        if (this.put(id, vector, true)) slots.set(id, this.n - 1);
+      } else if (vector.length === this.dims) {
+        this.ids[slot] = id;
+        this.scales[slot] = quantise(vector, this.codes.subarray(slot * this.dims, (slot + 1) * this.dims));
+        const w2 = 2 * wordsOf(this.dims);
+        this.norms[slot] = ternary(vector, this.signs.subarray(slot * w2, (slot + 1) * w2));
+      }
+    }
+  }
+
   remove(id: number): void {
     const slot = this.slotOf(id);
     if (slot < 0) return;

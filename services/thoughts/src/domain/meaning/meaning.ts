@@ -261,16 +261,18 @@ export function createMeaning(deps: MeaningDeps) {
       const since = entry.latest
         ? new Date(Date.parse(entry.latest) - REFRESH_OVERLAP_MS).toISOString()
         : '1970-01-01T00:00:00Z';
-      for (const row of await vectorsSince(db, userId, model, since))
-        entry.put(row.thoughtId, open(userId, row));
+      const rows = await vectorsSince(db, userId, model, since);
+      entry.putMany(rows.map((row) => ({ id: row.thoughtId, vector: open(userId, row) })));
     }
     if (version.count !== entry.n) {
       const stored = new Set(await vectorIds(db, userId, model));
-      for (const id of entry.idSet()) if (!stored.has(id)) entry.remove(id);
-      const missing = [...stored].filter((id) => !entry.has(id));
-      for (let i = 0; i < missing.length; i += PAGE)
-        for (const row of await vectorsByIds(db, userId, model, missing.slice(i, i + PAGE)))
-          entry.put(row.thoughtId, open(userId, row));
+      const held = entry.idSet();
+      for (const id of held) if (!stored.has(id)) entry.remove(id);
+      const missing = [...stored].filter((id) => !held.has(id));
+      for (let i = 0; i < missing.length; i += PAGE) {
+        const rows = await vectorsByIds(db, userId, model, missing.slice(i, i + PAGE));
+        entry.putMany(rows.map((row) => ({ id: row.thoughtId, vector: open(userId, row) })));
+      }
     }
     entry.latest = version.latest;
   }
