@@ -142,8 +142,7 @@ interface WordPosition {
 export function createSearch(deps: SearchDeps) {
   const within = <T>(fn: (search: ReturnType<typeof searchOver>) => Promise<T>) =>
     deps.db.transaction(async (tx) => {
-      await tx.execute(sql`set local enable_seqscan = off`);
-      await tx.execute(sql`set local jit = off`);
+      await tx.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`);
       return fn(searchOver({ ...deps, db: tx }));
     });
   return {
@@ -242,7 +241,9 @@ function searchOver({
     skip: Set<number> = new Set(),
   ): Promise<{ hits: SearchHit[]; next: WordPosition | null }> {
     const hits: SearchHit[] = [];
-    let tier = plan.tiered ? (from.k ?? 1) : undefined;
+    // A tier 1 or 2 with no candidates (a word or stem no thought holds) is not even asked.
+    const skipEmpty = (t: number): number => (t < 3 && plan.tierSizes[t - 1] === 0 ? skipEmpty(t + 1) : t);
+    let tier = plan.tiered ? skipEmpty(from.k ?? 1) : undefined;
     let at = from.o;
     // Candidates that fail the check are skipped: each round asks for twice as many (up to 8×).
     let size = Math.max(want + 5, 10);
@@ -258,7 +259,7 @@ function searchOver({
       if (ids.length === size) at += ids.length;
       else if (tier === undefined || tier === 3) return { hits, next: null };
       else {
-        tier += 1;
+        tier = skipEmpty(tier + 1);
         at = 0;
       }
       size = Math.min(size * 2, (want + 5) * 8);
