@@ -44,7 +44,7 @@ const quoted = (words: string[]) => words.map((w) => `“${w}”`).join(', ');
 export async function localReply(sources: ReplySources, input: ReplyInput): Promise<ReplyOutput> {
   const account = await accountReply(sources, input);
   if (account) return account;
-  const today = isoDay(userNow(input.timezoneOffset));
+  const today = isoDay(userNow(input.timezoneOffset, input.at));
   const dates = questionDates(input.question, today);
   const reply = (body: string, entries: FoundEntry[] = [], extra: Record<string, unknown> = {}) => ({
     content: `${AI_NOT_CONFIGURED}\n\n${body}`,
@@ -61,8 +61,14 @@ export async function localReply(sources: ReplySources, input: ReplyInput): Prom
     return reply(
       'Ask me about a day ("what did I write yesterday?"), a period ("last week", "in March") or a subject, and I will look through your thoughts.',
     );
-  const entries = await findEntries(sources.search, input.userId, words, range);
+  let entries = await findEntries(sources.search, input.userId, words, range);
   const extra = range ? { range } : {};
+  // Nothing in the period names the words (a day asked for by its feast, say): the period's entries.
+  let missed = '';
+  if (entries.length === 0 && range && words.length > 0) {
+    entries = await findEntries(sources.search, input.userId, [], range);
+    if (entries.length) missed = `None of your thoughts ${periodLabel(range)} mentions ${quoted(words)}. `;
+  }
   if (entries.length === 0)
     return reply(
       words.length === 0
@@ -72,8 +78,8 @@ export async function localReply(sources: ReplySources, input: ReplyInput): Prom
       extra,
     );
   const intro =
-    words.length === 0
-      ? `Here is what you wrote ${periodLabel(range!)}:`
+    words.length === 0 || missed
+      ? `${missed}Here is what you wrote ${periodLabel(range!)}:`
       : `These of your thoughts${range ? ` ${periodLabel(range)}` : ''} best match ${quoted(words)}:`;
   return reply(`${intro}\n\n${entryLines(entries)}`, entries, extra);
 }

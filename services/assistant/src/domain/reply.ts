@@ -40,6 +40,8 @@ export interface ReplyInput {
   history: Array<{ role: 'user' | 'assistant'; content: string }>;
   /** The browser's getTimezoneOffset() when the question was asked. */
   timezoneOffset: number;
+  /** When the question is asked (an evaluation fixes it); now when absent. */
+  at?: Date;
 }
 
 export interface ReplyOutput {
