@@ -97,7 +97,13 @@ export function summarise(scored: Scored[]) {
       const of = scored.filter((s) => s.kind === kind && s.half === half);
       if (!of.length) continue;
       const mean = (f: (s: Scored) => number) => of.reduce((a, s) => a + f(s), 0) / of.length;
-      rows.push({ kind, half, questions: of.length, recall: mean((s) => s.recall), precision: mean((s) => s.precision) });
+      rows.push({
+        kind,
+        half,
+        questions: of.length,
+        recall: mean((s) => s.recall),
+        precision: mean((s) => s.precision),
+      });
     }
   return rows;
 }

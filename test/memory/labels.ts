@@ -4,7 +4,7 @@ import { readPepys, type DiaryEntry } from './pepys';
 
 /*
  * The Pepys questions and how their expected entries are derived from the diary's text (run with
- * `npx tsx test/memory/labels.ts` to write pepys-questions.json; the derived dates are committed,
+ * `npx tsx test/memory/labels.ts && npx prettier --write test/memory/pepys-questions.json`; the derived dates are committed,
  * the corpus is not). A question by word expects every entry holding the word as a whole word (its
  * plural and possessive too, straight and curly apostrophes alike); a question by date, every entry
  * of its period (with a word, those of them holding it); a question by meaning, every entry holding
@@ -36,7 +36,13 @@ export interface Question {
 }
 
 const word = (q: string, words: string): Spec => ({ q, kind: 'word', words });
-const date = (q: string, start: string, end = start, words?: string): Spec => ({ q, kind: 'date', start, end, words });
+const date = (q: string, start: string, end = start, words?: string): Spec => ({
+  q,
+  kind: 'date',
+  start,
+  end,
+  words,
+});
 const meaning = (q: string, words: string): Spec => ({ q, kind: 'meaning', words });
 
 const WORDS: Spec[] = [
@@ -66,7 +72,7 @@ const WORDS: Spec[] = [
   word('What did I write about Lisbon?', 'lisbon'),
   word('When did I go to Bedlam?', 'bedlam'),
   word('What did I write about Jamaica?', 'jamaica'),
-  word('When did I play billiards?', 'billiards'),
+  word('When did I play billiards?', 'billiards?'),
   word('What did I write about the lottery?', 'lottery'),
   word('When did I read Hudibras?', 'hudibras'),
   word('What did I write about the smallpox?', 'smallpox'),

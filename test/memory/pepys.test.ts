@@ -2,15 +2,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Thought } from '@haven/contracts/thoughts';
-import { importOf, newUser } from '../../services/portability/test/support/imports';
-import { startEveryService } from '../support/stack';
+import { startTestServices } from '@haven/kit/testing';
+import { thoughtsService } from '@haven/thoughts/service';
 import { askAll, summarise, table, thoughtSources, type Scored } from './eval';
 import type { Question } from './labels';
-import { pepysZip, readPepys } from './pepys';
+import { importItems, readPepys } from './pepys';
 
 /*
- * Samuel Pepys' diary imported as a user would (a zip of daily Markdown notes through the import
- * route), then the no-model assistant asked the labelled questions (pepys-questions.json): its cited
+ * Samuel Pepys' diary imported through the thoughts service's import route (the items the
+ * portability service sends it after reading a zip of daily Markdown notes; the full zip import is
+ * bench/memory.bench.ts's, too slow for a test), then the no-model assistant asked the labelled questions (pepys-questions.json): its cited
  * entries must reach recall ≥ 90% and precision ≥ 70% per kind (word, date) on both halves. By
  * meaning has no target without a model; its figures are printed.
  */
@@ -26,18 +27,24 @@ const labels = JSON.parse(readFileSync(join(import.meta.dirname, 'pepys-question
 };
 
 describe.skipIf(!present)('the assistant on a real diary (Pepys), no model', () => {
-  let everything: Awaited<ReturnType<typeof startEveryService>>;
+  let stack: Awaited<ReturnType<typeof startTestServices>>;
   let scored: Scored[];
 
   beforeAll(async () => {
-    everything = await startEveryService();
-    const { stack } = everything;
-    const userId = await newUser(stack, 'pepys');
+    stack = await startTestServices([thoughtsService]);
+    const userId = 7001;
     const entries = readPepys(DIARY);
     expect(entries).toHaveLength(labels.entries);
     const started = Date.now();
-    const progress = await importOf(stack, userId, await pepysZip(entries), 90_000);
-    expect(progress.status).toBe('done');
+    const items = importItems(entries);
+    for (let i = 0; i < items.length; i += 250) {
+      const res = await fetch(`${stack.get('thoughts').url}/internal/import/thoughts`, {
+        method: 'POST',
+        headers: { ...stack.headers('thoughts', userId, 'portability'), 'content-type': 'application/json' },
+        body: JSON.stringify({ items: items.slice(i, i + 250) }),
+      });
+      expect(res.status).toBe(200);
+    }
     const all = (await stack.call('thoughts', userId, 'GET', '/api/thoughts/all')).body as Thought[];
     const days = new Set(all.map((t) => t.localDate));
     expect(days.size).toBe(3413);
@@ -52,7 +59,7 @@ describe.skipIf(!present)('the assistant on a real diary (Pepys), no model', () 
         );
   }, 110_000);
   afterAll(async () => {
-    await everything?.stop();
+    await stack?.stop();
   });
 
   it.each(['word', 'date'] as const)('cites the right entries for questions by %s on both halves', (kind) => {

@@ -42,7 +42,9 @@ function textOf(html: string): string {
     .replace(/<[^>]+>/g, '')
     .replace(/&(#x?[0-9a-f]+|\w+);/gi, (all, name: string) =>
       name.startsWith('#')
-        ? String.fromCodePoint(name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : +name.slice(1))
+        ? String.fromCodePoint(
+            name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : +name.slice(1),
+          )
         : (ENTITIES[name] ?? all),
     )
     .replace(/\u2060/g, '')
@@ -67,7 +69,9 @@ export function readPepys(dir: string): DiaryEntry[] {
     const year = y2 ? +`${y1!.slice(0, 4 - y2.length)}${y2}` : +y1!;
     for (const article of html.matchAll(/<article[^>]*z3998:diary-entry[^>]*>([\s\S]*?)<\/article>/g)) {
       const body = article[1]!;
-      const paragraphs = [...body.matchAll(/<p[^>]*>([\s\S]*?)<\/p>/g)].map((p) => textOf(p[1]!)).filter(Boolean);
+      const paragraphs = [...body.matchAll(/<p[^>]*>([\s\S]*?)<\/p>/g)]
+        .map((p) => textOf(p[1]!))
+        .filter(Boolean);
       const time = /<time[^>]*>([\s\S]*?)<\/time>/.exec(body);
       if (!time) {
         pending.push(...paragraphs);
@@ -93,12 +97,53 @@ export const dailyNote = (entry: DiaryEntry) => `---\ndate: ${entry.date}\n---\n
 export function pepysZip(entries: DiaryEntry[]): Promise<Buffer> {
   const zip = new ZipFile();
   const mtime = new Date('2026-01-01T08:00:00Z');
-  for (const entry of entries) zip.addBuffer(Buffer.from(dailyNote(entry)), `journal/${entry.date}.md`, { mtime });
+  for (const entry of entries)
+    zip.addBuffer(Buffer.from(dailyNote(entry)), `journal/${entry.date}.md`, { mtime });
   zip.end();
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
     zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
     zip.outputStream.on('error', reject);
+  });
+}
+
+/** Longest thought (MAX_CONTENT_LENGTH): longer entries are cut between paragraphs, as an import cuts them. */
+const MAX_THOUGHT = 10_000;
+
+/**
+ * The diary as the import route's thought items (what the portability service sends the thoughts
+ * service after reading the zip): one per day, entries longer than a thought cut between paragraphs.
+ */
+export function importItems(entries: DiaryEntry[]) {
+  return entries.flatMap((entry) => {
+    const parts: string[] = [];
+    let part = `# ${entry.date}`;
+    for (const paragraph of entry.text.split('\n\n')) {
+      if (part.length + paragraph.length + 2 > MAX_THOUGHT) {
+        parts.push(part);
+        part = '';
+      }
+      // A paragraph longer than a thought is cut between words.
+      let rest = paragraph;
+      while (rest.length > MAX_THOUGHT) {
+        const cut = rest.lastIndexOf(' ', MAX_THOUGHT - 1);
+        parts.push(rest.slice(0, cut));
+        rest = rest.slice(cut + 1);
+      }
+      part = part ? `${part}\n\n${rest}` : rest;
+    }
+    parts.push(part);
+    return parts.map((content, i) => ({
+      key: `pepys-${entry.date}-${i}`,
+      content,
+      title: i === 0 ? entry.date : null,
+      date: `${entry.date}T12:00:00.000Z`,
+      localDate: entry.date,
+      category: 'personal' as const,
+      tags: [],
+      isVoice: false,
+      format: 'markdown' as const,
+    }));
   });
 }

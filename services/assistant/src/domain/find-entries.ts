@@ -216,16 +216,16 @@ export async function findEntries(
   const scored = candidates
     .map((thought) => {
       const c = counts.get(thought.id)!;
-      const score = c.reduce(
-        (sum, n, i) => sum + (n > 0 ? weight[i]! * (1 + 0.05 * Math.min(n - 1, 10)) : 0),
-        0,
-      );
-      return { thought, score };
+      // Which words it holds decides whether it is cited; how often, only its place.
+      const score = c.reduce((sum, n, i) => sum + (n > 0 ? weight[i]! : 0), 0);
+      const often = c.reduce((sum, n, i) => sum + (n > 0 ? weight[i]! * Math.log(n) : 0), 0);
+      return { thought, score, often };
     })
     .filter((e) => e.score > 0)
     .sort(
       (a, b) =>
         b.score - a.score ||
+        b.often - a.often ||
         rank.get(a.thought.id)! - rank.get(b.thought.id)! ||
         b.thought.date.localeCompare(a.thought.date),
     );
@@ -242,6 +242,6 @@ export async function findEntries(
         .sort((a, b) => b.w - a.w)
         .filter((x) => x.w > 0)
         .map((x) => x.s);
-      return { ...e, excerpt: excerptOf(e.thought.content, order.slice(0, 1)) };
+      return { thought: e.thought, score: e.score, excerpt: excerptOf(e.thought.content, order.slice(0, 1)) };
     });
 }
