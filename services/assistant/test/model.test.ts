@@ -39,17 +39,18 @@ describe('replies with a model and tools', () => {
   it('run the tools against the user’s own thoughts, and nothing of another user reaches the model', async () => {
     const me = stack.as(nextUser++);
     const other = stack.as(nextUser++);
-    await me.write('The launch plan is slipping; Anna is worried.', '2025-03-03T09:00:00.000Z');
+    const mine = await me.write('The launch plan is slipping; Anna is worried.', '2025-03-03T09:00:00.000Z');
     await other.write('Secret launch codes of another person.', '2025-03-03T09:00:00.000Z');
     answer = (r) => {
       const tool = r.messages.find((m) => m.role === 'tool');
       if (!tool) return toolCalls([{ name: 'search_thoughts', arguments: { query: 'launch' } }]);
-      return `From your journal: ${JSON.parse(tool.content!).untrusted_data[0].content}`;
+      const [entry] = JSON.parse(tool.content!).untrusted_data;
+      return `From your journal: ${entry.content}${entry.cite === '#1' ? '' : ' (no citation)'}`;
     };
     const c = await me.conversation();
     const reply = await me.ask(c.id, 'What did I write about the launch? (tools)');
     expect(reply.content).toBe('From your journal: The launch plan is slipping; Anna is worried.');
-    expect(reply.metadata).toMatchObject({ engine: 'ai', tools: ['search_thoughts'] });
+    expect(reply.metadata).toMatchObject({ engine: 'ai', tools: ['search_thoughts'], references: [mine.id] });
     const sent = JSON.stringify(lastUserRequests('What did I write about the launch? (tools)'));
     expect(sent).toContain('Anna is worried');
     expect(sent).not.toContain('Secret launch codes');
