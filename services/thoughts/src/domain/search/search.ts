@@ -12,6 +12,7 @@ import {
   periodRows,
   rankAnyTerms,
   rankCandidates,
+  tierCandidates,
   rarestTerms,
   rowsByIds,
   sameDayEarlierYears,
@@ -22,7 +23,7 @@ import {
   type WeightedTerms,
 } from '../../db/search.repository';
 import { idsWithTagToken, type ThoughtListRow } from '../../db/thoughts.repository';
-import { presentThought } from '../present';
+import { contentContext, presentThought, withoutVoiceMarker } from '../present';
 import { normaliseTag, type TagSealer } from '../tags';
 import { decodeCursor, encodeCursor, searchHash, type SearchCursor } from './cursor';
 import { foldText } from './fold';
@@ -39,15 +40,24 @@ export interface SearchDeps {
   /** Search by meaning, or null when no embeddings model is configured. */
   meaning: MeaningSearch | null;
   log: Logger;
+  /** VERIFY_ALL_LIMIT and RANK_ALL_LIMIT, smaller in tests so every path runs on a few thoughts. */
+  limits?: { verifyAll: number; rankAll: number };
 }
 
 /**
- * Up to this many candidates, the first page decrypts them all to count the real matches. Beyond,
- * the total is the index's count of candidates: for a query of four characters or more a rare
- * thought holding all its trigrams apart (not the text itself) is counted too. Every hit shown is
- * checked against the decrypted text whatever the count.
+ * Up to this many candidates (decrypting one costs ≈ 30 µs), the first page of a query of four
+ * characters or more decrypts them
+ * all to count the real matches. Beyond, the total is the index's count of candidates, and a rare
+ * thought holding all the query's trigrams apart (not the text itself) is counted too. Up to three
+ * characters the candidates are exact (their count is the gram's document frequency). Every hit
+ * shown is checked against the decrypted text whatever the count.
  */
-export const VERIFY_ALL_LIMIT = 2000;
+export const VERIFY_ALL_LIMIT = 300;
+/**
+ * Beyond this many candidates, a tier is ordered newest first instead of by BM25: a word that
+ * common weighs next to nothing, and scoring every candidate would cost more than the page.
+ */
+export const RANK_ALL_LIMIT = 1000;
 /** How deep the word and meaning results go into the first page's fusion. */
 const FUSE_DEPTH = 50;
 /** Reciprocal rank fusion's constant. */
@@ -86,7 +96,45 @@ export function fuseRanks(first: number[], second: number[]): number[] {
 
 const distinct = <T>(xs: T[]) => [...new Set(xs)];
 
-export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchDeps) {
+/**
+ * About how many candidates hold all the words (tier 1), all the stems but not the words (2), or
+ * neither (3), from the document frequencies: exact for one word, an estimate for more.
+ */
+function tierSizes(
+  bound: number,
+  words: number[],
+  stems: number[],
+  df: Map<number, number>,
+): [number, number, number] {
+  if (words.length === 0) return [0, 0, bound];
+  const fewest = (terms: number[]) => Math.min(...terms.map((t) => df.get(t) ?? 0));
+  const withWords = Math.min(bound, fewest(words));
+  const withStems = Math.min(bound, Math.max(fewest(stems), withWords));
+  return [withWords, withStems - withWords, bound - withStems];
+}
+
+/** A query as the index runs it (see planQuery). */
+interface Plan {
+  q: SubstringQuery;
+  folded: string;
+  /** How many candidates (about, with no grams or a date range). */
+  bound: number;
+  /** Whether `bound` is exactly the number of candidates by the index's own count. */
+  exact: boolean;
+  /** Many candidates: each tier newest first (see RANK_ALL_LIMIT). */
+  tiered: boolean;
+  /** About how many candidates each tier has (which way to find its newest). */
+  tierSizes: [number, number, number];
+}
+
+/** Where word results continue: the rank `o`, within tier `k` when ranked tier by tier. */
+interface WordPosition {
+  o: number;
+  k?: number;
+}
+
+export function createSearch({ db, cipher, tags, hashes, meaning, log, limits }: SearchDeps) {
+  const { verifyAll, rankAll } = limits ?? { verifyAll: VERIFY_ALL_LIMIT, rankAll: RANK_ALL_LIMIT };
   const present = (row: ThoughtListRow) => presentThought(row, cipher, tags);
 
   /** The user's thoughts of these ids, presented, in the order given (absent ones left out). */
@@ -98,67 +146,102 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchD
     });
   }
 
-  /** What the index is asked for a folded query: its grams, words and stems, hashed for this user. */
-  async function substringQuery(
+  /**
+   * What the index is asked for a folded query (its grams, words and stems, hashed for this user),
+   * with at most how many candidates it has (the fewest thoughts holding one of its grams) and
+   * whether that number is exact (a query of up to three characters is its own gram).
+   */
+  async function planQuery(
     userId: number,
     folded: string,
     range?: { start: string; end: string },
-  ): Promise<SubstringQuery> {
+  ): Promise<Plan> {
     const words = distinct(wordsOf(folded));
     const stems = distinct(words.map((w) => hashes.stem(userId, stemOf(w))));
-    const [df, stats] = await Promise.all([termFrequencies(db, userId, stems), userStats(db, userId)]);
+    const grams = queryGrams(folded).map((g) => hashes.gram(userId, g));
+    const wordTerms = words.map((w) => hashes.word(userId, w));
+    const [df, stats] = await Promise.all([
+      termFrequencies(db, userId, [...stems, ...grams, ...wordTerms]),
+      userStats(db, userId),
+    ]);
+    const q = { grams, words: wordTerms, stems, weights: weigh(stems, df, stats), range };
+    const exact = grams.length === 1 && Array.from(folded).length <= 3 && !folded.includes('\n') && !range;
+    // Up to three characters the gram's count is the candidates'; beyond, count them (the GIN
+    // index intersects the trigrams), and with no grams (a query folding to nothing) it is all.
+    const bound = exact
+      ? (df.get(grams[0]!) ?? 0)
+      : grams.length === 0
+        ? stats.docs
+        : await countCandidates(db, userId, q);
     return {
-      grams: queryGrams(folded).map((g) => hashes.gram(userId, g)),
-      words: words.map((w) => hashes.word(userId, w)),
-      stems,
-      weights: weigh(stems, df, stats),
-      range,
+      q,
+      folded,
+      bound,
+      exact,
+      tiered: bound > rankAll,
+      tierSizes: tierSizes(bound, wordTerms, stems, df),
     };
   }
 
+  /** One round of candidates from a position, in rank order. */
+  async function candidatesFrom(
+    userId: number,
+    plan: Plan,
+    tier: number | undefined,
+    at: number,
+    size: number,
+  ) {
+    if (tier === undefined) return (await rankCandidates(db, userId, plan.q, at, size)).map((r) => r.id);
+    const t = tier as 1 | 2 | 3;
+    return tierCandidates(db, userId, plan.q, t, at, size, plan.tierSizes[t - 1]! > rankAll);
+  }
+
   /**
-   * Verified word results from raw rank `offset`: up to `want` hits, and where the next page starts
-   * (the raw rank of the first verified hit after them), or null when there is none.
+   * Verified word results from a position: up to `want` hits, and where the next page starts (the
+   * position of the first verified hit after them), or null when there is none.
    */
   async function verifiedFrom(
     userId: number,
-    q: SubstringQuery,
-    folded: string,
-    offset: number,
+    plan: Plan,
+    from: WordPosition,
     want: number,
     skip: Set<number> = new Set(),
-  ): Promise<{ hits: SearchHit[]; next: number | null }> {
+  ): Promise<{ hits: SearchHit[]; next: WordPosition | null }> {
     const hits: SearchHit[] = [];
-    let at = offset;
+    let tier = plan.tiered ? (from.k ?? 1) : undefined;
+    let at = from.o;
+    // Candidates that fail the check are skipped: each round asks for twice as many (up to 8×).
+    let size = Math.max(want + 5, 10);
     for (;;) {
-      const size = Math.max(want + 1 - hits.length + 4, 10);
-      const ranked = await rankCandidates(db, userId, q, at, size);
-      const thoughts = new Map(
-        (
-          await presentIds(
-            userId,
-            ranked.map((r) => r.id),
-          )
-        ).map((t) => [t.id, t]),
-      );
-      for (const [i, { id }] of ranked.entries()) {
+      const ids = await candidatesFrom(userId, plan, tier, at, size);
+      const thoughts = new Map((await presentIds(userId, ids)).map((t) => [t.id, t]));
+      for (const [i, id] of ids.entries()) {
         const thought = thoughts.get(id);
-        if (!thought || skip.has(id) || !matches(thought, folded)) continue;
-        if (hits.length === want) return { hits, next: at + i };
-        hits.push(wordHit(thought, folded));
+        if (!thought || skip.has(id) || !matches(thought, plan.folded)) continue;
+        if (hits.length === want) return { hits, next: { o: at + i, k: tier } };
+        hits.push(wordHit(thought, plan.folded));
       }
-      if (ranked.length < size) return { hits, next: null };
-      at += ranked.length;
+      if (ids.length === size) at += ids.length;
+      else if (tier === undefined || tier === 3) return { hits, next: null };
+      else {
+        tier += 1;
+        at = 0;
+      }
+      size = Math.min(size * 2, (want + 5) * 8);
     }
   }
 
   /** How many thoughts match (see VERIFY_ALL_LIMIT for when this is the index's count). */
-  async function wordTotal(userId: number, q: SubstringQuery, folded: string): Promise<number> {
-    const candidates = await countCandidates(db, userId, q);
-    const exact = Array.from(folded).length <= 3 && !folded.includes('\n');
-    if (exact || candidates > VERIFY_ALL_LIMIT) return candidates;
-    const rows = await candidateRows(db, userId, q);
-    return rows.filter((row) => matches(present(row), folded)).length;
+  async function wordTotal(userId: number, plan: Plan): Promise<number> {
+    if (plan.exact || plan.bound > verifyAll) return plan.bound;
+    const rows = await candidateRows(db, userId, plan.q);
+    // The content first; the tags (another decryption) only when it does not hold the query.
+    return rows.filter(
+      (row) =>
+        foldText(withoutVoiceMarker(cipher.decrypt(row.contentEnc, contentContext(userId)))).includes(
+          plan.folded,
+        ) || tags.open(row).some((tag) => foldText(tag).includes(plan.folded)),
+    ).length;
   }
 
   /** Words only: a page of verified hits from the cursor's rank on. */
@@ -171,12 +254,12 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchD
     status: SearchPage['meaning'],
     skip?: Set<number>,
   ): Promise<SearchPage> {
-    const q = await substringQuery(userId, folded);
+    const plan = await planQuery(userId, folded);
     const [page, total] = await Promise.all([
-      verifiedFrom(userId, q, folded, cursor?.o ?? 0, limit, skip),
-      cursor ? cursor.t : wordTotal(userId, q, folded),
+      verifiedFrom(userId, plan, { o: cursor?.o ?? 0, k: cursor?.k }, limit, skip),
+      cursor ? cursor.t : wordTotal(userId, plan),
     ]);
-    const next = page.next === null ? null : encodeCursor({ o: page.next, t: total, h: hash, f: cursor?.f });
+    const next = page.next === null ? null : encodeCursor({ ...page.next, t: total, h: hash, f: cursor?.f });
     return { hits: page.hits, total, nextCursor: next, meaning: status };
   }
 
@@ -193,13 +276,13 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchD
     limit: number,
     found: Array<{ id: number }>,
   ): Promise<SearchPage> {
-    const q = await substringQuery(userId, folded);
+    const plan = await planQuery(userId, folded);
     const meaningIds = found.map((f) => f.id);
     const skip = new Set(meaningIds);
     if (cursor && cursor.m === undefined) return wordsPage(userId, hash, folded, cursor, limit, 'on', skip);
     const [top, total, meaningThoughts] = await Promise.all([
-      verifiedFrom(userId, q, folded, 0, FUSE_DEPTH),
-      cursor ? cursor.t : wordTotal(userId, q, folded),
+      verifiedFrom(userId, plan, { o: 0 }, FUSE_DEPTH),
+      cursor ? cursor.t : wordTotal(userId, plan),
       presentIds(userId, meaningIds),
     ]);
     const hitOf = new Map(top.hits.map((h) => [h.thought.id, h]));
@@ -221,14 +304,20 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchD
       return {
         hits,
         total: grandTotal,
-        nextCursor: encodeCursor({ o: top.next ?? 0, m: from + limit, t: grandTotal, h: hash, f: 1 }),
+        nextCursor: encodeCursor({
+          ...(top.next ?? { o: 0 }),
+          m: from + limit,
+          t: grandTotal,
+          h: hash,
+          f: 1,
+        }),
         meaning: 'on',
       };
     if (top.next === null) return { hits, total: grandTotal, nextCursor: null, meaning: 'on' };
     const shown = new Set([...skip, ...merged.map((h) => h.thought.id)]);
-    const rest = await verifiedFrom(userId, q, folded, top.next, limit - hits.length, shown);
+    const rest = await verifiedFrom(userId, plan, top.next, limit - hits.length, shown);
     const nextCursor =
-      rest.next === null ? null : encodeCursor({ o: rest.next, t: grandTotal, h: hash, f: 1 });
+      rest.next === null ? null : encodeCursor({ ...rest.next, t: grandTotal, h: hash, f: 1 });
     return { hits: [...hits, ...rest.hits], total: grandTotal, nextCursor, meaning: 'on' };
   }
 
@@ -358,12 +447,11 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchD
       .filter(inRange)
       .sort((a, b) => b.date.localeCompare(a.date) || b.id - a.id)
       .slice(0, limit);
-    const q = await substringQuery(userId, folded, range);
+    const plan = await planQuery(userId, folded, range);
     const rest = await verifiedFrom(
       userId,
-      q,
-      folded,
-      0,
+      plan,
+      { o: 0 },
       limit - tagged.length,
       new Set(tagged.map((t) => t.id)),
     );
