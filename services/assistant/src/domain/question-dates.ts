@@ -50,9 +50,11 @@ const YEAR = '(\\d{4})';
 const pad = (n: number) => String(n).padStart(2, '0');
 const iso = (d: Date) => d.toISOString().slice(0, 10);
 const utc = (day: string) => new Date(`${day}T00:00:00Z`);
+/** The day y-m-d, months and days past their ends carried over (Date.UTC reads years below 100 as 19xx). */
 const ymd = (y: number, m: number, d: number) => {
-  const date = new Date(Date.UTC(2000, m - 1, d));
-  date.setUTCFullYear(y);
+  if (y >= 100) return new Date(Date.UTC(y, m - 1, d));
+  const date = new Date(Date.UTC(y + 400, m - 1, d));
+  date.setUTCFullYear(date.getUTCFullYear() - 400);
   return date;
 };
 /** `day` moved by `n` days. */
@@ -115,8 +117,13 @@ function findDay(text: string, today: string): Found | null {
   const [parsed] = chrono.parse(text, { instant: new Date(`${today}T12:00:00Z`), timezone: 0 });
   if (!parsed?.start.isCertain('day') && !parsed?.start.isCertain('weekday')) return null;
   const day = (c: chrono.ParsedComponents) => validDay(c.get('year')!, c.get('month')!, c.get('day')!)!;
-  const start = day(parsed.start);
-  const end = parsed.end ? day(parsed.end) : start;
+  let start = day(parsed.start);
+  let end = parsed.end ? day(parsed.end) : start;
+  // "on Monday" asks about the last Monday, not the next one.
+  if (!parsed.start.isCertain('day') && start > today && !/\bnext\b/i.test(parsed.text)) {
+    start = addDays(start, -7);
+    end = addDays(end, -7);
+  }
   return {
     range: start <= end ? { start, end } : { start: end, end: start },
     index: parsed.index,
@@ -181,6 +188,74 @@ function findPeriod(text: string, today: string, known: KnownDates): Found | 'bi
           length: m[0].length + last.length,
         };
     }
+  }
+
+  // "in September last year", "March this year"
+  if ((m = new RegExp(`\\b(?:(?:in|during|of)\\s+)?${MONTH_NAME}\\s+(last|this)\\s+year\\b`, 'i').exec(text)))
+    return at(m, monthRange(m[2]!.toLowerCase() === 'last' ? year - 1 : year, monthOf(m[1]!)));
+
+  // "the first week of March 1666", "the last week of May"
+  if (
+    (m = new RegExp(
+      `\\b(?:(?:in|during)\\s+)?the\\s+(first|second|third|fourth|last)\\s+week\\s+of\\s+${MONTH_NAME}(?:,?\\s+${YEAR})?`,
+      'i',
+    ).exec(text))
+  ) {
+    const mo = monthOf(m[2]!);
+    const y = m[3] ? +m[3] : latestPast(today, mo, 1);
+    const nth = ['first', 'second', 'third', 'fourth'].indexOf(m[1]!.toLowerCase());
+    const end = nth < 0 ? lastOfMonth(y, mo) : iso(ymd(y, mo, 7 * (nth + 1)));
+    return at(m, { start: addDays(end, -6), end });
+  }
+
+  // "the summer of 1665", "last winter", "in spring" (winter: December to February)
+  if (
+    (m =
+      /\b(?:(?:in|during)\s+)?(?:(last|this)\s+|the\s+)?(spring|summer|autumn|fall|winter)(?:\s+(?:of\s+)?(\d{4}))?\b/i.exec(
+        text,
+      )) &&
+    (m[1] || m[3] || /^(?:in|during)\s/i.test(m[0]))
+  ) {
+    const first = { spring: 3, summer: 6, autumn: 9, fall: 9, winter: 12 }[m[2]!.toLowerCase()]!;
+    // A winter is named by the year it begins in.
+    const startIn = (y: number) => ymd(y, first, 1);
+    let y: number;
+    if (m[3]) y = +m[3];
+    else {
+      y = iso(startIn(year)) <= today ? year : year - 1;
+      if (m[1]?.toLowerCase() === 'last') {
+        const endOfThis = iso(ymd(y, first + 3, 0));
+        if (endOfThis >= today) y -= 1;
+      }
+    }
+    return at(m, { start: iso(startIn(y)), end: iso(ymd(y, first + 3, 0)) });
+  }
+
+  // "this weekend", "last weekend"
+  if ((m = /\b(?:(?:on|over|at)\s+)?(this|last|next)\s+weekend\b/i.exec(text))) {
+    const step = { this: 0, last: -1, next: 1 }[m[1]!.toLowerCase() as 'this' | 'last' | 'next'];
+    const saturday = addDays(mondayOf(today), 5 + 7 * step);
+    return at(m, { start: saturday, end: addDays(saturday, 1) });
+  }
+
+  // "at Christmas 1662", "on New Year's Day"
+  if (
+    (m =
+      /\b(?:(?:at|on|over)\s+)?(christmas(?:\s+day)?|christmas\s+eve|new\s+year'?s?\s+(?:day|eve))(?:,?\s+(\d{4}))?\b/i.exec(
+        text,
+      ))
+  ) {
+    const name = m[1]!.toLowerCase();
+    const [mo, d] = name.includes('eve')
+      ? name.startsWith('new')
+        ? [12, 31]
+        : [12, 24]
+      : name.startsWith('new')
+        ? [1, 1]
+        : [12, 25];
+    const y = m[2] ? +m[2] : latestPast(today, mo!, d!);
+    const day = iso(ymd(y, mo!, d!));
+    return at(m, { start: day, end: day });
   }
 
   // "this week", "last week", "next week", "this month", "last year", "the past week"
