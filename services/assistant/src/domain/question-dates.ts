@@ -214,7 +214,9 @@ function findPeriod(text: string, today: string, known: KnownDates): Found | 'bi
       /\b(?:(?:in|during)\s+)?(?:(last|this)\s+|the\s+)?(spring|summer|autumn|fall|winter)(?:\s+(?:of\s+)?(\d{4}))?\b/i.exec(
         text,
       )) &&
-    (m[1] || m[3] || /^(?:in|during)\s/i.test(m[0]))
+    (m[1] || m[3] || /^(?:in|during)\s/i.test(m[0])) &&
+    // "Spring Garden" is a place: a capitalised season before a capitalised word is a name.
+    !(/^[A-Z]/.test(m[2]!) && /^\s+[A-Z]/.test(text.slice(m.index + m[0].length)))
   ) {
     const first = { spring: 3, summer: 6, autumn: 9, fall: 9, winter: 12 }[m[2]!.toLowerCase()]!;
     // A winter is named by the year it begins in.
@@ -239,7 +241,9 @@ function findPeriod(text: string, today: string, known: KnownDates): Found | 'bi
   }
 
   // "at Christmas 1662", "on New Year's Day"
+  // (unless the day is also written out: "on Christmas Day, 25 December 1665")
   if (
+    !findDay(text, today) &&
     (m =
       /\b(?:(?:at|on|over)\s+)?(christmas(?:\s+day)?|christmas\s+eve|new\s+year'?s?\s+(?:day|eve))(?:,?\s+(\d{4}))?\b/i.exec(
         text,
