@@ -1,6 +1,6 @@
 import type { CalendarEvent } from '@haven/contracts/calendar';
 import type { EmailItem, WaitingThread } from '@haven/contracts/mail';
-import { contentWords, findEntries, type FoundEntry } from './find-entries';
+import { CITE, contentWords, findEntries, type FoundEntry } from './find-entries';
 import { questionDates, type DayRange } from './question-dates';
 import type { ReplyInput, ReplyOutput, ReplySources } from './reply';
 import { dayName, isoDay, userNow } from './user-time';
@@ -79,7 +79,7 @@ export async function localReply(sources: ReplySources, input: ReplyInput): Prom
     );
   const intro =
     words.length === 0 || missed
-      ? `${missed}Here is what you wrote ${periodLabel(range!)}:`
+      ? `${missed}Here is what you wrote ${periodLabel(range!)}${entries.length >= CITE.period ? ` (its first ${CITE.period} entries)` : ''}:`
       : `These of your thoughts${range ? ` ${periodLabel(range)}` : ''} best match ${quoted(words)}:`;
   return reply(`${intro}\n\n${entryLines(entries)}`, entries, extra);
 }
