@@ -183,10 +183,19 @@ export interface SubstringQuery {
 
 type Candidates = Pick<SubstringQuery, 'grams' | 'range'>;
 
-function candidatesOf(userId: number, q: Candidates): SQL {
+/**
+ * The user's rows holding the query's grams. Through the GIN index of grams unless `byDate`: the
+ * owner is compared as `user_id + 0` so that the planner cannot pick a b-tree on user_id instead
+ * and then decompress every row's grams to check them (it does not count that cost). The hashes
+ * are the user's own, so the GIN index finds their rows only (a collision is dropped by the owner
+ * check). `byDate` leaves the owner plain for walking the (user_id, date) index.
+ */
+function candidatesOf(userId: number, q: Candidates, byDate = false): SQL {
+  const useGin = q.grams.length > 0 && !byDate;
+  const owner = useGin ? sql`thoughts.user_id + 0 = ${userId}` : sql`thoughts.user_id = ${userId}`;
   const grams = q.grams.length > 0 ? sql` and thoughts.search_grams @> ${intArray(q.grams)}` : sql``;
   const range = q.range ? sql` and thoughts.local_date between ${q.range.start} and ${q.range.end}` : sql``;
-  return sql`thoughts.user_id = ${userId}${grams}${range}`;
+  return sql`${owner}${grams}${range}`;
 }
 
 /** How many of the user's thoughts hold every gram of the query. */
@@ -262,7 +271,7 @@ export async function tierCandidates(
   const rows = await rowsOf(
     db,
     sql`select thoughts.id from thoughts.thoughts
-        where ${candidatesOf(userId, q)} and ${tierCondition(q, tier)}
+        where ${candidatesOf(userId, q, walk)} and ${tierCondition(q, tier)}
         order by ${order}, thoughts.id desc limit ${limit} offset ${offset}`,
   );
   return rows.map((r) => Number(r.id));
@@ -298,7 +307,7 @@ export async function rankAnyTerms(
   const rows = await rowsOf(
     db,
     sql`select thoughts.id, ${bm25(w)} as score from thoughts.thoughts
-        where thoughts.user_id = ${userId} and thoughts.search_words && ${intArray(w.terms)}${range}${exclude}
+        where thoughts.user_id + 0 = ${userId} and thoughts.search_words && ${intArray(w.terms)}${range}${exclude}
         order by score desc, thoughts.date desc, thoughts.id desc limit ${opts.limit}`,
   );
   return rows.map((r) => Number(r.id));

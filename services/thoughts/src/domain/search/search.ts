@@ -1,7 +1,8 @@
 import type { InternalSearchQuery } from '@haven/contracts/internal';
 import type { RelatedAnswer, SearchHit, SearchPage, SearchQuery, Thought } from '@haven/contracts/thoughts';
 import type { FieldCipher } from '@haven/kit/crypto';
-import type { Db } from '@haven/kit/db';
+import type { Db, DbOrTx } from '@haven/kit/db';
+import { sql } from 'drizzle-orm';
 import { notFound } from '@haven/kit/errors';
 import type { Logger } from '@haven/kit/logger';
 import {
@@ -133,7 +134,39 @@ interface WordPosition {
   k?: number;
 }
 
-export function createSearch({ db, cipher, tags, hashes, meaning, log, limits }: SearchDeps) {
+/**
+ * The search domain. Each call runs in one read transaction that keeps the planner off sequential
+ * scans and JIT: it cannot see that a scan decompresses every row's grams (the GIN indexes are
+ * much cheaper), and compiling a plan costs more than these queries.
+ */
+export function createSearch(deps: SearchDeps) {
+  const within = <T>(fn: (search: ReturnType<typeof searchOver>) => Promise<T>) =>
+    deps.db.transaction(async (tx) => {
+      await tx.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`);
+      return fn(searchOver({ ...deps, db: tx }));
+    });
+  return {
+    /** GET /api/thoughts/search: a tag, a text, or neither (every thought, newest first). */
+    page: (userId: number, query: SearchQuery) => within((s) => s.page(userId, query)),
+    /** The assistant's lookup (see InternalSearchQuery), best first. */
+    internal: (userId: number, query: InternalSearchQuery) => within((s) => s.internal(userId, query)),
+    /** Thoughts most like one of the user's: by meaning when it has a vector, else by rare words. */
+    related: (userId: number, id: number, limit: number) => within((s) => s.related(userId, id, limit)),
+    /** The same month and day in earlier years, the latest year first. */
+    onThisDay: (userId: number, date: string) => within((s) => s.onThisDay(userId, date)),
+  };
+}
+export type Search = ReturnType<typeof createSearch>;
+
+function searchOver({
+  db,
+  cipher,
+  tags,
+  hashes,
+  meaning,
+  log,
+  limits,
+}: Omit<SearchDeps, 'db'> & { db: DbOrTx }) {
   const { verifyAll, rankAll } = limits ?? { verifyAll: VERIFY_ALL_LIMIT, rankAll: RANK_ALL_LIMIT };
   const present = (row: ThoughtListRow) => presentThought(row, cipher, tags);
 
@@ -208,7 +241,9 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log, limits }:
     skip: Set<number> = new Set(),
   ): Promise<{ hits: SearchHit[]; next: WordPosition | null }> {
     const hits: SearchHit[] = [];
-    let tier = plan.tiered ? (from.k ?? 1) : undefined;
+    // A tier 1 or 2 with no candidates (a word or stem no thought holds) is not even asked.
+    const skipEmpty = (t: number): number => (t < 3 && plan.tierSizes[t - 1] === 0 ? skipEmpty(t + 1) : t);
+    let tier = plan.tiered ? skipEmpty(from.k ?? 1) : undefined;
     let at = from.o;
     // Candidates that fail the check are skipped: each round asks for twice as many (up to 8×).
     let size = Math.max(want + 5, 10);
@@ -224,7 +259,7 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log, limits }:
       if (ids.length === size) at += ids.length;
       else if (tier === undefined || tier === 3) return { hits, next: null };
       else {
-        tier += 1;
+        tier = skipEmpty(tier + 1);
         at = 0;
       }
       size = Math.min(size * 2, (want + 5) * 8);
@@ -489,4 +524,3 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log, limits }:
       .slice(0, limit);
   }
 }
-export type Search = ReturnType<typeof createSearch>;
