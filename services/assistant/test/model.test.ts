@@ -86,6 +86,28 @@ describe('replies with a model and tools', () => {
     }
   });
 
+  it('tells the model the days the question names, as a range of the user’s days', async () => {
+    const me = stack.as(nextUser++);
+    answer = () => 'Noted.';
+    const c = await me.conversation();
+    const today = new Date().toISOString().slice(0, 10);
+    const day = (n: number) => {
+      const d = new Date(`${today}T12:00:00Z`);
+      d.setUTCDate(d.getUTCDate() + n);
+      return d.toISOString().slice(0, 10);
+    };
+    const monday = day(-((new Date(`${today}T12:00:00Z`).getUTCDay() + 6) % 7));
+    const lastMonday = new Date(`${monday}T12:00:00Z`);
+    lastMonday.setUTCDate(lastMonday.getUTCDate() - 7);
+    const start = lastMonday.toISOString().slice(0, 10);
+    lastMonday.setUTCDate(lastMonday.getUTCDate() + 6);
+    await me.ask(c.id, 'What did I write about the launch last week? (period)');
+    const [request] = lastUserRequests('(period)');
+    expect(request!.messages[0]!.content).toContain(
+      `The question names the days ${start} to ${lastMonday.toISOString().slice(0, 10)}`,
+    );
+  });
+
   it('turns a draft_email call into a message the SPA recognises as an e-mail, sending nothing', async () => {
     const me = stack.as(nextUser++);
     answer = (r) =>

@@ -12,6 +12,7 @@ import {
   recipientFrom,
   type SeenItem,
 } from './proposals';
+import { questionDates } from './question-dates';
 import type { ReplyInput, ReplyOutput, ReplySources } from './reply';
 import {
   createToolRunner,
@@ -32,11 +33,17 @@ const SUGGESTIONS_ONLY = 'I have a suggestion below for you to look at. Nothing 
 const beforeDraft = (text: string) => text.split(/^\s*(?:\*\*)?(?:to|subject):/im)[0]!.trim();
 
 function systemPrompt(input: ReplyInput, share: boolean): string {
-  const now = userNow(input.timezoneOffset);
+  const now = userNow(input.timezoneOffset, input.at);
   const today = isoDay(now);
+  const period = questionDates(input.question, today).range;
   return [
     "You are Haven's assistant: a private, warm and practical companion for the user's journal and days.",
     `Today is ${dayName(today)} (${today}) in the user's time zone, and it is ${pad(now.getUTCHours())}:${pad(now.getUTCMinutes())} there. "Yesterday", "next Tuesday" and the like mean the user's days.`,
+    ...(period && share
+      ? [
+          `The question names the days ${period.start} to ${period.end}: search_thoughts within them (start, end), or read them with thoughts_on.`,
+        ]
+      : []),
     share
       ? "Use search_thoughts and thoughts_on when the question is about what the user wrote, felt or planned (a period the question names goes in their start and end, as the user's days); cite each entry you use by its citation, as [#n]."
       : 'The user has not allowed their thoughts to be shared with the AI: you cannot read them, and should say so if asked about them.',
