@@ -33,7 +33,12 @@ export const assistantService: ServiceDefinition = {
     const insights = deps.internal('insights', insightsInternalContract);
     // The user's thoughts and preferences are read through internal APIs, as this user only.
     const sources: ReplySources = {
-      search: async (userId, q, limit) => (await thoughts(userId).search({ query: { q, limit } })).body,
+      search: async (userId, { q, limit, match, start, end }) =>
+        (
+          await thoughts(userId).search({
+            query: { q, limit: String(limit), ...(match ? { match } : {}), ...(start ? { start, end } : {}) },
+          })
+        ).body,
       range: async (userId, start, end) => (await thoughts(userId).range({ query: { start, end } })).body,
       includeThoughtContent: async (userId) => (await auth(userId).preferences()).body.includeThoughtContent,
       digest: async (userId, timezoneOffset) =>

@@ -100,6 +100,51 @@ describe('replies without a model', () => {
     expect(reply.content).not.toContain('Today I rode it.');
   });
 
+  it('reads "this week" as the user’s Monday-to-Sunday week and cites the Tom thought of it, not “tomorrow”', async () => {
+    const me = stack.as(nextUser++);
+    const local = new Date();
+    const today = local.toISOString().slice(0, 10);
+    const shift = (day: string, n: number) => {
+      const d = new Date(`${day}T12:00:00Z`);
+      d.setUTCDate(d.getUTCDate() + n);
+      return d.toISOString().slice(0, 10);
+    };
+    const monday = shift(today, -((local.getUTCDay() + 6) % 7));
+    // Thursday of this week, or today when the week has not reached Thursday yet.
+    const thursday = [shift(monday, 3), today].sort()[0]!;
+    const lastWeek = shift(monday, -3);
+    const tom = await me.write(
+      'Lunch with Tom: he is moving to Leeds in spring.',
+      `${thursday}T10:00:00.000Z`,
+    );
+    await me.write('Call mum tomorrow about the tickets.', `${monday}T08:00:00.000Z`);
+    await me.write('Tom lent me his bike.', `${lastWeek}T08:00:00.000Z`);
+    const c = await me.conversation();
+    const reply = await me.ask(c.id, 'What did I write about Tom this week?');
+    expect(reply.content).toContain(AI_NOT_CONFIGURED);
+    expect(reply.content).toContain('Lunch with Tom: he is moving to Leeds in spring. [#1]');
+    expect(reply.content).not.toContain('Call mum');
+    expect(reply.content).not.toContain('bike');
+    expect(reply.metadata).toMatchObject({ engine: 'basic', references: [tom.id] });
+  });
+
+  it('lists a named month’s entries, each cited, and says honestly when it does not know a birthday', async () => {
+    const me = stack.as(nextUser++);
+    const march = [
+      await me.write('First of March, windy.', '2024-03-01T10:00:00.000Z'),
+      await me.write('Last of March, sunny.', '2024-03-31T10:00:00.000Z'),
+    ];
+    await me.write('April now.', '2024-04-01T10:00:00.000Z');
+    const c = await me.conversation();
+    const reply = await me.ask(c.id, 'What did I write in March 2024?');
+    expect(reply.content).toContain('First of March, windy. [#1]');
+    expect(reply.content).toContain('Last of March, sunny. [#2]');
+    expect(reply.content).not.toContain('April now');
+    expect(reply.metadata).toMatchObject({ references: march.map((t) => t.id) });
+    const birthday = await me.ask(c.id, 'What did I write on my birthday last year?');
+    expect(birthday.content).toContain("I don't know your birthday");
+  });
+
   it('writes exactly one reply however often it is asked', async () => {
     const me = stack.as(nextUser++);
     const c = await me.conversation();

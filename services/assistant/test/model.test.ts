@@ -39,17 +39,18 @@ describe('replies with a model and tools', () => {
   it('run the tools against the user’s own thoughts, and nothing of another user reaches the model', async () => {
     const me = stack.as(nextUser++);
     const other = stack.as(nextUser++);
-    await me.write('The launch plan is slipping; Anna is worried.', '2025-03-03T09:00:00.000Z');
+    const mine = await me.write('The launch plan is slipping; Anna is worried.', '2025-03-03T09:00:00.000Z');
     await other.write('Secret launch codes of another person.', '2025-03-03T09:00:00.000Z');
     answer = (r) => {
       const tool = r.messages.find((m) => m.role === 'tool');
       if (!tool) return toolCalls([{ name: 'search_thoughts', arguments: { query: 'launch' } }]);
-      return `From your journal: ${JSON.parse(tool.content!).untrusted_data[0].content}`;
+      const [entry] = JSON.parse(tool.content!).untrusted_data;
+      return `From your journal: ${entry.content}${entry.cite === '#1' ? '' : ' (no citation)'}`;
     };
     const c = await me.conversation();
     const reply = await me.ask(c.id, 'What did I write about the launch? (tools)');
     expect(reply.content).toBe('From your journal: The launch plan is slipping; Anna is worried.');
-    expect(reply.metadata).toMatchObject({ engine: 'ai', tools: ['search_thoughts'] });
+    expect(reply.metadata).toMatchObject({ engine: 'ai', tools: ['search_thoughts'], references: [mine.id] });
     const sent = JSON.stringify(lastUserRequests('What did I write about the launch? (tools)'));
     expect(sent).toContain('Anna is worried');
     expect(sent).not.toContain('Secret launch codes');
@@ -83,6 +84,28 @@ describe('replies with a model and tools', () => {
       const [request] = lastUserRequests(`Which day is it? (${offset})`);
       expect(request!.messages[0]!.content).toContain(`(${today})`);
     }
+  });
+
+  it('tells the model the days the question names, as a range of the user’s days', async () => {
+    const me = stack.as(nextUser++);
+    answer = () => 'Noted.';
+    const c = await me.conversation();
+    const today = new Date().toISOString().slice(0, 10);
+    const day = (n: number) => {
+      const d = new Date(`${today}T12:00:00Z`);
+      d.setUTCDate(d.getUTCDate() + n);
+      return d.toISOString().slice(0, 10);
+    };
+    const monday = day(-((new Date(`${today}T12:00:00Z`).getUTCDay() + 6) % 7));
+    const lastMonday = new Date(`${monday}T12:00:00Z`);
+    lastMonday.setUTCDate(lastMonday.getUTCDate() - 7);
+    const start = lastMonday.toISOString().slice(0, 10);
+    lastMonday.setUTCDate(lastMonday.getUTCDate() + 6);
+    await me.ask(c.id, 'What did I write about the launch last week? (period)');
+    const [request] = lastUserRequests('(period)');
+    expect(request!.messages[0]!.content).toContain(
+      `The question names the days ${start} to ${lastMonday.toISOString().slice(0, 10)}`,
+    );
   });
 
   it('turns a draft_email call into a message the SPA recognises as an e-mail, sending nothing', async () => {

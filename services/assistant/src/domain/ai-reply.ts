@@ -12,16 +12,13 @@ import {
   recipientFrom,
   type SeenItem,
 } from './proposals';
+import { questionDates } from './question-dates';
 import type { ReplyInput, ReplyOutput, ReplySources } from './reply';
 import {
-  ACCOUNT_TOOLS,
   createToolRunner,
-  DRAFT_TOOLS,
   NOT_NEEDED,
-  NOTION_TOOL,
-  SLACK_TOOL,
-  SOURCE_OF,
-  THOUGHT_TOOLS,
+  offeredTools,
+  sourceOf,
   type DraftArgs,
   type EventArgs,
 } from './reply-tools';
@@ -36,13 +33,19 @@ const SUGGESTIONS_ONLY = 'I have a suggestion below for you to look at. Nothing 
 const beforeDraft = (text: string) => text.split(/^\s*(?:\*\*)?(?:to|subject):/im)[0]!.trim();
 
 function systemPrompt(input: ReplyInput, share: boolean): string {
-  const now = userNow(input.timezoneOffset);
+  const now = userNow(input.timezoneOffset, input.at);
   const today = isoDay(now);
+  const period = questionDates(input.question, today).range;
   return [
     "You are Haven's assistant: a private, warm and practical companion for the user's journal and days.",
     `Today is ${dayName(today)} (${today}) in the user's time zone, and it is ${pad(now.getUTCHours())}:${pad(now.getUTCMinutes())} there. "Yesterday", "next Tuesday" and the like mean the user's days.`,
+    ...(period && share
+      ? [
+          `The question names the days ${period.start} to ${period.end}: search_thoughts within them (start, end), or read them with thoughts_on.`,
+        ]
+      : []),
     share
-      ? 'Use search_thoughts and thoughts_on when the question is about what the user wrote, felt or planned; cite what you found.'
+      ? "Use search_thoughts and thoughts_on when the question is about what the user wrote, felt or planned (a period the question names goes in their start and end, as the user's days); cite each entry you use by its citation, as [#n]."
       : 'The user has not allowed their thoughts to be shared with the AI: you cannot read them, and should say so if asked about them.',
     "Use email_digest and calendar_invitations for questions about the user's mail, replies owed, meetings or invitations, and list_waiting_for_answer for answers the user is still waiting for (who to follow up with); if an account is not connected, say so and suggest connecting it on the Connect screen.",
     'When offered, use slack_mentions for Slack messages waiting for the user, and search_notion to find what the user wrote in Notion.',
@@ -65,13 +68,7 @@ export async function aiReply(
     // Without the integrations service the Slack and Notion tools are simply not offered.
     sources.connections(input.userId).catch(() => null),
   ]);
-  const tools = [
-    ...(share ? THOUGHT_TOOLS : []),
-    ...ACCOUNT_TOOLS,
-    ...(connected?.messages ? [SLACK_TOOL] : []),
-    ...(connected?.documents ? [NOTION_TOOL] : []),
-    ...DRAFT_TOOLS,
-  ];
+  const tools = offeredTools({ thoughts: share, connected });
   const messages: ChatMessage[] = [{ role: 'system', content: systemPrompt(input, share) }, ...input.history];
   const tool = createToolRunner(sources, input);
   let content: string | null = null;
@@ -94,7 +91,7 @@ export async function aiReply(
     const readBefore = new Set(readSources);
     for (const call of answer.toolCalls) {
       let result: string;
-      const source = SOURCE_OF[call.name];
+      const source = sourceOf(call.name);
       try {
         // Only tools offered this turn run: a model cannot reach the thoughts when sharing is off.
         if (!tools.some((t) => t.name === call.name)) throw new Error(`Tool ${call.name} is not available`);
@@ -133,6 +130,7 @@ export async function aiReply(
       ...(finished.drafts.length ? { drafts: finished.drafts } : {}),
       ...(finished.events.length ? { events: finished.events } : {}),
       ...(tool.seenLinks.size ? { seenLinks: [...tool.seenLinks].slice(0, 200) } : {}),
+      ...(tool.references.length ? { references: tool.references.slice(0, 100) } : {}),
     },
     used: {
       email:

@@ -1,82 +1,87 @@
-import * as chrono from 'chrono-node';
-import { eng as stopwords } from 'stopword';
 import type { CalendarEvent } from '@haven/contracts/calendar';
 import type { EmailItem, WaitingThread } from '@haven/contracts/mail';
-import type { Thought } from '@haven/contracts/thoughts';
+import { CITE, contentWords, findEntries, type FoundEntry } from './find-entries';
+import { questionDates, type DayRange } from './question-dates';
 import type { ReplyInput, ReplyOutput, ReplySources } from './reply';
-import { dayName, pad, userNow } from './user-time';
+import { dayName, isoDay, userNow } from './user-time';
 
 export const AI_NOT_CONFIGURED =
   'AI is not configured on this server, so I can only look through your thoughts for you.';
 
-function listThoughts(thoughts: Thought[], withDay: boolean): string {
-  return thoughts
-    .map((t) => {
-      const when = withDay ? `${dayName(t.localDate)} — ` : '';
-      const tags = t.tags.length ? ` _(${t.tags.map((x) => `#${x}`).join(' ')})_` : '';
-      return `- ${when}${t.content.replace(/\s+/g, ' ').trim()}${tags}`;
-    })
-    .join('\n');
-}
+/** A day as the reply lists it: "Thu 26 Nov 2026". */
+const SHORT_DAY = new Intl.DateTimeFormat('en-GB', {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+const shortDay = (localDate: string) => {
+  const d = new Date(`${localDate}T12:00:00Z`);
+  // Years before 1000 keep their digits (Intl pads none).
+  return SHORT_DAY.format(d);
+};
+
+/** "on Thursday, November 26, 2026" or "from Monday, … to Sunday, …". */
+export const periodLabel = (range: DayRange) =>
+  range.start === range.end
+    ? `on ${dayName(range.start)}`
+    : `from ${dayName(range.start)} to ${dayName(range.end)}`;
+
+/** One line per entry: its day, a short excerpt and its citation ([#n], n its place in `references`). */
+export const entryLines = (entries: FoundEntry[]) =>
+  entries.map((e, i) => `- **${shortDay(e.thought.localDate)}** — ${e.excerpt} [#${i + 1}]`).join('\n');
+
+const quoted = (words: string[]) => words.map((w) => `“${w}”`).join(', ');
 
 /**
- * The reply without a model: honest about it, and useful with what is local. A question about a day
- * ("what did I write yesterday?") lists that day's thoughts; any other lists the thoughts that match
- * its words. No invented prose.
+ * The reply without a model: honest about it, and useful with what is local. The question's period
+ * ("this week", "in March 1666", "the week after 2 September") and its words (question and stop
+ * words left out) are looked up in the search index; the best-ranked entries are listed, one line
+ * each with a short excerpt, and cited (metadata `references`, the thought ids, chip #n being the
+ * n-th). No invented prose.
  */
 export async function localReply(sources: ReplySources, input: ReplyInput): Promise<ReplyOutput> {
   const account = await accountReply(sources, input);
   if (account) return account;
-  const now = userNow(input.timezoneOffset);
-  const [when] = chrono.parse(input.question, { instant: now, timezone: 0 });
-  if (when) {
-    const day = (c: chrono.ParsedComponents) =>
-      `${c.get('year')}-${pad(c.get('month') ?? 1)}-${pad(c.get('day') ?? 1)}`;
-    const start = day(when.start);
-    const end = when.end ? day(when.end) : start;
-    const found = await sources.range(input.userId, start, end);
-    const label = start === end ? dayName(start) : `${dayName(start)} to ${dayName(end)}`;
-    const body = found.length
-      ? `Here is what you wrote on ${label}:\n\n${listThoughts(found, start !== end)}`
-      : `You didn't record any thoughts on ${label}.`;
-    return {
-      content: `${AI_NOT_CONFIGURED}\n\n${body}`,
-      metadata: { engine: 'basic', day: start },
-      used: {},
-    };
-  }
-  const words = [
-    ...new Set(
-      (input.question.toLowerCase().match(/[\p{L}\p{N}'’-]+/gu) ?? []).filter(
-        (w) =>
-          w.length >= 3 &&
-          !stopwords.includes(w) &&
-          !['write', 'wrote', 'written', 'thought', 'thoughts', 'think'].includes(w),
-      ),
-    ),
-  ].slice(0, 5);
-  const hits = new Map<number, { thought: Thought; score: number }>();
-  for (const word of words) {
-    for (const thought of await sources.search(input.userId, word, 20)) {
-      const entry = hits.get(thought.id) ?? { thought, score: 0 };
-      entry.score++;
-      hits.set(thought.id, entry);
-    }
-  }
-  const best = [...hits.values()]
-    .sort((a, b) => b.score - a.score || b.thought.date.localeCompare(a.thought.date))
-    .slice(0, 5)
-    .map((h) => h.thought);
-  const body = best.length
-    ? `These of your thoughts match your question:\n\n${listThoughts(best, true)}`
-    : words.length
-      ? `I found none of your thoughts mentioning ${words.map((w) => `“${w}”`).join(', ')}.`
-      : 'Ask me about a day ("what did I write yesterday?") or a subject, and I will look through your thoughts.';
-  return {
+  const today = isoDay(userNow(input.timezoneOffset, input.at));
+  const dates = questionDates(input.question, today);
+  const reply = (body: string, entries: FoundEntry[] = [], extra: Record<string, unknown> = {}) => ({
     content: `${AI_NOT_CONFIGURED}\n\n${body}`,
-    metadata: { engine: 'basic', matches: best.map((t) => t.id) },
+    metadata: { engine: 'basic', references: entries.map((e) => e.thought.id), ...extra },
     used: {},
-  };
+  });
+  if (dates.unknown === 'birthday')
+    return reply(
+      "I don't know your birthday, so I cannot tell which day that is. Ask me about its date instead (for example “what did I write on 14 March last year?”).",
+    );
+  const words = contentWords(dates.rest);
+  const range = dates.range;
+  if (!range && words.length === 0)
+    return reply(
+      'Ask me about a day ("what did I write yesterday?"), a period ("last week", "in March") or a subject, and I will look through your thoughts.',
+    );
+  let entries = await findEntries(sources.search, input.userId, words, range);
+  const extra = range ? { range } : {};
+  // Nothing in the period names the words (a day asked for by its feast, say): the period's entries.
+  let missed = '';
+  if (entries.length === 0 && range && words.length > 0) {
+    entries = await findEntries(sources.search, input.userId, [], range);
+    if (entries.length) missed = `None of your thoughts ${periodLabel(range)} mentions ${quoted(words)}. `;
+  }
+  if (entries.length === 0)
+    return reply(
+      words.length === 0
+        ? `You didn't record any thoughts ${periodLabel(range!)}.`
+        : `I found none of your thoughts mentioning ${quoted(words)}${range ? ` ${periodLabel(range)}` : ''}.`,
+      [],
+      extra,
+    );
+  const intro =
+    words.length === 0 || missed
+      ? `${missed}Here is what you wrote ${periodLabel(range!)}${entries.length >= CITE.period ? ` (its first ${CITE.period} entries)` : ''}:`
+      : `These of your thoughts${range ? ` ${periodLabel(range)}` : ''} best match ${quoted(words)}:`;
+  return reply(`${intro}\n\n${entryLines(entries)}`, entries, extra);
 }
 
 const MAIL_QUESTION = /\b(e-?mails?|inbox|gmail)\b/i;

@@ -6,11 +6,13 @@ import type { Connections, NotionAnswer, SlackAnswer } from '@haven/contracts/wo
 import type { Llm } from '@haven/kit/llm';
 import type { Logger } from '@haven/kit/logger';
 import { aiReply } from './ai-reply';
+import type { SearchThoughts } from './find-entries';
 import { localReply } from './local-reply';
 
 /** What a reply may read, for one user, through other services' internal APIs. */
 export interface ReplySources {
-  search(userId: number, q: string, limit: number): Promise<Thought[]>;
+  /** GET /internal/thoughts/search: by words or phrase, within a period, best first. */
+  search: SearchThoughts;
   range(userId: number, start: string, end: string): Promise<Thought[]>;
   includeThoughtContent(userId: number): Promise<boolean>;
   /** The user's e-mail digest, from the integrations service's cache (`connected: false` when none). */
@@ -38,6 +40,8 @@ export interface ReplyInput {
   history: Array<{ role: 'user' | 'assistant'; content: string }>;
   /** The browser's getTimezoneOffset() when the question was asked. */
   timezoneOffset: number;
+  /** When the question is asked (an evaluation fixes it); now when absent. */
+  at?: Date;
 }
 
 export interface ReplyOutput {

@@ -5,6 +5,7 @@ import { paths } from '@/config/paths';
 import { ConversationView } from '@/features/assistant/components/conversation-view';
 import { NewConversationView } from '@/features/assistant/components/new-conversation-view';
 import { usePreferences } from '@/features/settings/api/get-preferences';
+import { getThoughtsByIdsQueryOptions } from '@/features/thoughts/api/get-thoughts-by-ids';
 
 const NEW_ID = paths.newConversation.path.split('/').pop();
 
@@ -18,5 +19,12 @@ export function ConversationRoute() {
   const preferences = usePreferences().data;
   if (param === NEW_ID) return <NewConversationView />;
   if (!Number.isInteger(id) || id <= 0) return <NotFoundRoute />;
-  return <ConversationView key={id} id={id} confirmEmails={preferences?.askBeforeEmails ?? true} />;
+  return (
+    <ConversationView
+      key={id}
+      id={id}
+      confirmEmails={preferences?.askBeforeEmails ?? true}
+      citedThoughts={getThoughtsByIdsQueryOptions}
+    />
+  );
 }

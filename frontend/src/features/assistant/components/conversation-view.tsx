@@ -1,11 +1,14 @@
 import type { Message } from '@haven/contracts/assistant';
 import { linkScope, type LinkScope } from '@haven/contracts/link-policy';
 import { ReplyProposals } from '@haven/contracts/proposals';
+import type { Thought } from '@haven/contracts/thoughts';
+import { useQuery } from '@tanstack/react-query';
 import { Mail } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 
 import { SaveToNotionButton } from '@/components/actions/save-to-notion';
 import { Markdown } from '@/components/markdown/markdown';
+import { ReferenceChip } from '@/components/thoughts/reference-chip';
 import { Button } from '@/components/ui/button';
 import { QueryError } from '@/components/ui/query-error';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -34,16 +37,48 @@ function scopeOf(list: Message[] | undefined): LinkScope {
   });
 }
 
+/**
+ * The query that resolves cited thought ids. Thoughts belong to another feature, so the app passes
+ * its by-ids query options in (features do not import each other).
+ */
+export type CitedThoughtsQuery = (ids: readonly number[]) => {
+  queryKey: readonly unknown[];
+  queryFn: () => Promise<Thought[]>;
+  enabled: boolean;
+};
+
+/** The thoughts a reply cites (metadata `references`): chip #n is the n-th, as its text numbers them. */
+function referencesOf(message: Message): number[] {
+  const refs = (message.metadata as { references?: unknown } | undefined)?.references;
+  return Array.isArray(refs) ? refs.filter((r): r is number => Number.isInteger(r)).slice(0, 100) : [];
+}
+
+/** A reply's citation chips, each opening the thought it cites. */
+function Citations({ ids, citedThoughts }: { ids: number[]; citedThoughts: CitedThoughtsQuery }) {
+  const { data } = useQuery(citedThoughts(ids));
+  const thoughts = useMemo(() => new Map((data ?? []).map((t) => [t.id, t])), [data]);
+  return (
+    <div aria-label="Cited thoughts" className="flex max-w-[85%] flex-wrap gap-1 px-1">
+      {ids.map((id, i) => (
+        <ReferenceChip key={id} n={i + 1} thought={thoughts.get(id)} />
+      ))}
+    </div>
+  );
+}
+
 function Bubble({
   message,
   links,
   onDraft,
+  citedThoughts,
 }: {
   message: Message;
   links: LinkScope;
   onDraft: (draft: ProposedDraft) => void;
+  citedThoughts?: CitedThoughtsQuery;
 }) {
   const mine = message.type === 'user';
+  const references = mine || !citedThoughts ? [] : referencesOf(message);
   const proposals = mine ? null : proposalsOf(message);
   const draft = proposals?.draft ?? null;
   return (
@@ -60,6 +95,7 @@ function Bubble({
           <Markdown text={message.content} links={links} />
         )}
       </div>
+      {references.length > 0 && citedThoughts && <Citations ids={references} citedThoughts={citedThoughts} />}
       <div className="flex items-center gap-2 px-1 text-xs text-muted-foreground">
         <time dateTime={message.createdAt}>{timeOf(message.createdAt)}</time>
         {draft && (
@@ -79,7 +115,16 @@ function Bubble({
 }
 
 /** One conversation: its messages, 'Thinking...' while the reply is awaited, and the message box. */
-export function ConversationView({ id, confirmEmails }: { id: number; confirmEmails: boolean }) {
+export function ConversationView({
+  id,
+  confirmEmails,
+  citedThoughts,
+}: {
+  id: number;
+  confirmEmails: boolean;
+  /** Resolves the thoughts replies cite (their chips open them). */
+  citedThoughts?: CitedThoughtsQuery;
+}) {
   const conversation = useConversation(id);
   const [text, setText] = useState('');
   const [draft, setDraft] = useState<ProposedDraft | null>(null);
@@ -164,7 +209,7 @@ export function ConversationView({ id, confirmEmails }: { id: number; confirmEma
       ) : (
         <ul className="flex flex-col gap-4">
           {list!.map((m) => (
-            <Bubble key={m.id} message={m} links={links} onDraft={setDraft} />
+            <Bubble key={m.id} message={m} links={links} onDraft={setDraft} citedThoughts={citedThoughts} />
           ))}
         </ul>
       )}

@@ -10,7 +10,7 @@ import { LazyMarkdown } from '@/components/markdown/lazy-markdown';
 import { Button } from '@/components/ui/button';
 import { actionFor, THEME_KIND_LABELS, themeKind, type ThemeKind } from '../lib/rules';
 import { MoodChart } from './mood-chart';
-import { ReferenceChip } from './reference-chip';
+import { ReferenceChip } from '@/components/thoughts/reference-chip';
 
 /**
  * The query that resolves cited thought ids. Thoughts belong to another feature, so the app passes
