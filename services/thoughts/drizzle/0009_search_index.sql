@@ -27,7 +27,7 @@ ALTER TABLE "thoughts"."thoughts" ADD COLUMN "search_tf" smallint[] DEFAULT '{}'
 ALTER TABLE "thoughts"."thoughts" ADD COLUMN "search_len" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "thoughts"."thoughts" ADD COLUMN "search_key" text;--> statement-breakpoint
 ALTER TABLE "thoughts"."embeddings" ADD CONSTRAINT "embeddings_thought_id_thoughts_id_fk" FOREIGN KEY ("thought_id") REFERENCES "thoughts"."thoughts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "embeddings_user_idx" ON "thoughts"."embeddings" USING btree ("user_id","model");--> statement-breakpoint
+CREATE INDEX "embeddings_user_model_updated_idx" ON "thoughts"."embeddings" USING btree ("user_id","model","updated_at");--> statement-breakpoint
 CREATE INDEX "thoughts_search_grams_idx" ON "thoughts"."thoughts" USING gin ("search_grams");--> statement-breakpoint
 CREATE INDEX "thoughts_search_words_idx" ON "thoughts"."thoughts" USING gin ("search_words");--> statement-breakpoint
 CREATE INDEX "thoughts_user_search_key_idx" ON "thoughts"."thoughts" USING btree ("user_id","search_key");--> statement-breakpoint

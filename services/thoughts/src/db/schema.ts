@@ -155,5 +155,5 @@ export const embeddings = thoughtsSchema.table(
     sourceKey: text('source_key').notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('embeddings_user_idx').on(t.userId, t.model)],
+  (t) => [index('embeddings_user_model_updated_idx').on(t.userId, t.model, t.updatedAt)],
 );
