@@ -56,5 +56,11 @@ export function insertImported(db: DbOrTx, rows: NewThought[]) {
     .insert(thoughts)
     .values(rows)
     .onConflictDoNothing({ target: [thoughts.userId, thoughts.clientKey] })
-    .returning({ id: thoughts.id, localDate: thoughts.localDate, updatedAt: thoughts.updatedAt });
+    .returning({
+      id: thoughts.id,
+      localDate: thoughts.localDate,
+      updatedAt: thoughts.updatedAt,
+      searchWords: thoughts.searchWords,
+      searchLen: thoughts.searchLen,
+    });
 }

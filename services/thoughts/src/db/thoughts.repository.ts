@@ -137,7 +137,20 @@ export async function updateOwned(
   userId: number,
   id: number,
   changes: Partial<
-    Pick<NewThought, 'contentEnc' | 'category' | 'tagsEnc' | 'tagIndex' | 'legacyTags' | 'dedupeKey'>
+    Pick<
+      NewThought,
+      | 'contentEnc'
+      | 'category'
+      | 'tagsEnc'
+      | 'tagIndex'
+      | 'legacyTags'
+      | 'dedupeKey'
+      | 'searchGrams'
+      | 'searchWords'
+      | 'searchTf'
+      | 'searchLen'
+      | 'searchKey'
+    >
   >,
 ): Promise<ThoughtRow | undefined> {
   const [row] = await db

@@ -13,6 +13,7 @@ import {
   usedDedupeKeys,
 } from '../db/portability.repository';
 import { audioContext, contentContext, presentThought, withoutVoiceMarker, withVoiceMarker } from './present';
+import type { SearchWriter } from './search/writer';
 import type { TagSealer } from './tags';
 
 /**
@@ -41,12 +42,14 @@ export function createPortability({
   cipher,
   tags,
   keys,
+  search,
 }: {
   db: Db;
   uow: UnitOfWork;
   cipher: FieldCipher;
   tags: TagSealer;
   keys: DuplicateKeys;
+  search: SearchWriter;
 }) {
   /** Keys the user's thoughts of these days saved before keys existed (once per thought, ever). */
   async function keyOlderThoughts(userId: number, days: string[]) {
@@ -113,11 +116,21 @@ export function createPortability({
                 format: item.format,
                 category: item.category,
                 ...tags.seal(userId, item.tags),
+                ...search.entry(
+                  userId,
+                  withoutVoiceMarker(item.isVoice ? withVoiceMarker(item.content) : item.content),
+                  item.tags,
+                ),
                 date: new Date(item.date),
                 localDate: item.localDate,
                 timezoneOffset: item.timezoneOffset ?? null,
               };
             }),
+          );
+          await search.record(
+            tx,
+            userId,
+            rows.map((row) => ({ before: null, after: row })),
           );
           // Insights go stale by day: one event per day the batch touched is enough.
           const byDay = new Map(rows.map((row) => [row.localDate, row]));

@@ -20,7 +20,6 @@ import {
   deleteOwned,
   findAudio,
   findOwned,
-  idsWithTagToken,
   insertThought,
   listAll,
   listTagColumns,
@@ -37,6 +36,7 @@ import { classifyEntry } from './classify';
 import { localDateOf } from './dates';
 import { audioContext, contentContext, presentThought, withoutVoiceMarker, withVoiceMarker } from './present';
 import { thoughtKey } from './portability';
+import type { SearchWriter } from './search/writer';
 import { normaliseTag, type TagSealer } from './tags';
 
 /** What the thoughts domain is built from, once, by the composition root. */
@@ -48,6 +48,8 @@ export interface ThoughtsDeps {
   tags: TagSealer;
   /** Duplicate keys, kept on every save so an import finds what the user has without decrypting. */
   keys: DuplicateKeys;
+  /** Keeps each thought's search index (and the user's totals) with every write. */
+  search: SearchWriter;
   /** The configured model, or null: voice entries sent as audio only then keep their audio alone. */
   llm: Llm | null;
   log: Logger;
@@ -72,13 +74,22 @@ function thoughtChanged(emit: Emit, row: ThoughtRow, change: 'created' | 'update
  * so another user's id is simply not found. Writes and their `thought.changed` events go through
  * one unit of work.
  */
-export function createThoughts({ db, uow, cipher, tags, keys, llm, log }: ThoughtsDeps) {
+export function createThoughts({ db, uow, cipher, tags, keys, search, llm, log }: ThoughtsDeps) {
   const present = (row: ThoughtRow) =>
     presentThought({ ...row, date: row.date.toISOString(), hasAudio: row.audioEnc !== null }, cipher, tags);
   const presentAll = (rows: ThoughtListRow[]) => rows.map((r) => presentThought(r, cipher, tags));
 
   async function all(userId: number): Promise<Thought[]> {
     return presentAll(await listAll(db, userId));
+  }
+
+  /** The index of a thought after an edit of its text (stored form) or tags; undefined when neither. */
+  function reindexed(existing: ThoughtRow, text: string | undefined, newTags: string[] | undefined) {
+    if (text === undefined && newTags === undefined) return undefined;
+    const content = withoutVoiceMarker(
+      text ?? cipher.decrypt(existing.contentEnc, contentContext(existing.userId)),
+    );
+    return search.entry(existing.userId, content, newTags ?? tags.open(existing));
   }
 
   return {
@@ -101,26 +112,6 @@ export function createThoughts({ db, uow, cipher, tags, keys, llm, log }: Though
 
     /** Count and latest change of the user's thoughts in a range (how insights know theirs are current). */
     stats: (userId: number, range: RangeQuery) => rangeStats(db, userId, range.start, range.end),
-
-    /**
-     * Case-insensitive match on content or any tag (the assistant's lookup): thoughts tagged exactly
-     * `q` first, found through the blind tag index, then the other matches, newest first in each.
-     */
-    async search(userId: number, q: string, limit: number): Promise<Thought[]> {
-      const needle = q.trim().toLowerCase();
-      const [tagged, thoughts] = await Promise.all([
-        idsWithTagToken(db, userId, tags.tokenOf(userId, needle)).then((ids) => new Set(ids)),
-        all(userId),
-      ]);
-      const matches = thoughts.filter(
-        (t) =>
-          tagged.has(t.id) ||
-          t.content.toLowerCase().includes(needle) ||
-          t.tags.some((tag) => tag.toLowerCase().includes(needle)),
-      );
-      const exact = matches.filter((t) => tagged.has(t.id));
-      return [...exact, ...matches.filter((t) => !tagged.has(t.id))].slice(0, limit);
-    },
 
     /**
      * The user's tags with how many thoughts carry each (spellings that differ only in letter case
@@ -149,6 +140,8 @@ export function createThoughts({ db, uow, cipher, tags, keys, llm, log }: Though
       const instant = body.clientDate ? new Date(body.clientDate) : new Date();
       const audio = body.audioData ? audioDataParts(body.audioData) : undefined;
       const text = body.isVoice ? withVoiceMarker(body.content) : body.content;
+      const tagList = captureTags(body.content, body.tags);
+      const entry = search.entry(userId, withoutVoiceMarker(text), tagList);
       const row = await uow.run(async (tx, emit) => {
         // A retried save (same client key) answers the thought the first one made.
         if (body.clientKey) {
@@ -166,13 +159,15 @@ export function createThoughts({ db, uow, cipher, tags, keys, llm, log }: Though
           audioMime: audio ? (audio.mimeType ?? 'audio/webm') : null,
           isVoice: body.isVoice,
           category: body.category,
-          ...tags.seal(userId, captureTags(body.content, body.tags)),
+          ...tags.seal(userId, tagList),
+          ...entry,
           date: instant,
           localDate: localDateOf(instant, body.timezoneOffset),
           timezoneOffset: body.timezoneOffset ?? null,
         });
         // Saved meanwhile by a concurrent retry with the same key: that one is the thought.
         if (!created) return (await findByClientKey(tx, userId, body.clientKey!))!;
+        await search.record(tx, userId, [{ before: null, after: entry }]);
         await thoughtChanged(emit, created, 'created');
         if (audio && !body.content && llm) {
           await emit('thought.transcribe', { userId, thoughtId: created.id });
@@ -189,18 +184,22 @@ export function createThoughts({ db, uow, cipher, tags, keys, llm, log }: Though
         if (!existing) throw notFound(THOUGHT_NOT_FOUND);
         let contentEnc: string | undefined;
         let dedupeKey: string | undefined;
+        let text: string | undefined;
         if (body.content !== undefined) {
-          const text = existing.isVoice ? withVoiceMarker(withoutVoiceMarker(body.content)) : body.content;
+          text = existing.isVoice ? withVoiceMarker(withoutVoiceMarker(body.content)) : body.content;
           contentEnc = cipher.encrypt(text, contentContext(userId));
           dedupeKey = thoughtKey(keys, userId, { content: text, date: existing.date });
         }
+        const entry = reindexed(existing, text, body.tags);
         const updated = await updateOwned(tx, userId, id, {
           contentEnc,
           dedupeKey,
           category: body.category,
           ...(body.tags !== undefined ? tags.seal(userId, body.tags) : {}),
+          ...entry,
         });
         if (!updated) throw notFound(THOUGHT_NOT_FOUND);
+        if (entry) await search.record(tx, userId, [{ before: existing, after: entry }]);
         await thoughtChanged(emit, updated, 'updated');
         return updated;
       });
@@ -211,6 +210,7 @@ export function createThoughts({ db, uow, cipher, tags, keys, llm, log }: Though
       await uow.run(async (tx, emit) => {
         const removed = await deleteOwned(tx, userId, id);
         if (!removed) throw notFound(THOUGHT_NOT_FOUND);
+        await search.record(tx, userId, [{ before: removed, after: null }]);
         await thoughtChanged(emit, removed, 'deleted');
       });
       return { success: true };
@@ -253,11 +253,17 @@ export function createThoughts({ db, uow, cipher, tags, keys, llm, log }: Though
       });
       if (!text) throw new UnrecoverableError('The transcription came back empty');
       await uow.run(async (tx, emit) => {
+        const before = await findOwned(tx, userId, thoughtId);
+        if (!before) return;
+        const entry = search.entry(userId, withoutVoiceMarker(withVoiceMarker(text)), tags.open(before));
         const updated = await updateOwned(tx, userId, thoughtId, {
           contentEnc: cipher.encrypt(withVoiceMarker(text), contentContext(userId)),
           dedupeKey: thoughtKey(keys, userId, { content: text, date: thought.date }),
+          ...entry,
         });
-        if (updated) await thoughtChanged(emit, updated, 'updated');
+        if (!updated) return;
+        await search.record(tx, userId, [{ before, after: entry }]);
+        await thoughtChanged(emit, updated, 'updated');
       });
       log.info({ thoughtId }, 'voice thought transcribed');
     },

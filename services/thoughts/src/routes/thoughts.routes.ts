@@ -3,15 +3,19 @@ import { thoughtsPortabilityContract } from '@haven/contracts/portability';
 import type { Portability } from '../domain/portability';
 import { thoughtsContract } from '@haven/contracts/thoughts';
 import { implement, reply } from '@haven/kit/http';
+import type { Search } from '../domain/search/search';
 import type { Thoughts } from '../domain/thoughts';
 import { sendAudio } from './audio';
 
-export function thoughtsRoutes(thoughts: Thoughts) {
+export function thoughtsRoutes(thoughts: Thoughts, search: Search) {
   return implement(thoughtsContract, {
     byDay: ({ userId, query }) => thoughts.ofDay(userId, query.date),
     range: ({ userId, query }) => thoughts.inRange(userId, query),
     byIds: ({ userId, query }) => thoughts.byIds(userId, query.ids),
     all: ({ userId }) => thoughts.all(userId),
+    search: ({ userId, query }) => search.page(userId, query),
+    related: ({ userId, params, query }) => search.related(userId, params.id, query.limit),
+    onThisDay: ({ userId, query }) => search.onThisDay(userId, query.date),
     tags: ({ userId }) => thoughts.tagCounts(userId),
     create: async ({ userId, body }) => reply(201, await thoughts.create(userId, body)),
     update: ({ userId, params, body }) => thoughts.update(userId, params.id, body),
@@ -25,11 +29,11 @@ export function thoughtsRoutes(thoughts: Thoughts) {
 }
 
 /** Reads for the insights and assistant services (the contract lists them as the only callers). */
-export function internalRoutes(thoughts: Thoughts) {
+export function internalRoutes(thoughts: Thoughts, search: Search) {
   return implement(thoughtsInternalContract, {
     range: ({ userId, query }) => thoughts.inRange(userId, query),
     stats: ({ userId, query }) => thoughts.stats(userId, query),
-    search: ({ userId, query }) => thoughts.search(userId, query.q, query.limit),
+    search: ({ userId, query }) => search.internal(userId, query),
   });
 }
 

@@ -1,0 +1,354 @@
+import { and, asc, desc, eq, gt, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '@haven/kit/db';
+import { searchStats, searchTerms, thoughts } from './schema';
+import { listColumns, type ThoughtListRow } from './thoughts.repository';
+
+/** Queries of the search index (see domain/search): every one scoped to its owner. */
+
+type Row = Record<string, unknown>;
+const rowsOf = async (db: DbOrTx, statement: SQL): Promise<Row[]> =>
+  ((await db.execute(statement)) as unknown as { rows: Row[] }).rows;
+
+/** An int[] (or float8[]) parameter, as one array literal whichever driver runs it. */
+const intArray = (xs: number[]) => sql`${`{${xs.join(',')}}`}::int[]`;
+const floatArray = (xs: number[]) => sql`${`{${xs.join(',')}}`}::float8[]`;
+
+/** The index columns written with a thought. */
+export interface IndexColumns {
+  searchGrams: number[];
+  searchWords: number[];
+  searchTf: number[];
+  searchLen: number;
+  searchKey: string;
+}
+
+/** Sets one row's index columns (the index follows an edit made elsewhere in the same transaction). */
+export async function setIndexColumns(db: DbOrTx, userId: number, id: number, cols: IndexColumns) {
+  await db
+    .update(thoughts)
+    .set(cols)
+    .where(and(eq(thoughts.userId, userId), eq(thoughts.id, id)));
+}
+
+/**
+ * Adds to a user's totals: `docs` thoughts and `words` words more (or fewer), and each term's
+ * document frequency changed by its delta. Terms go in sorted (two writers lock rows in the same
+ * order), counts reaching 0 are removed. The stats row is written first: it is the user's lock.
+ */
+export async function applyCounts(
+  db: DbOrTx,
+  userId: number,
+  change: { docs: number; words: number; terms: Map<number, number> },
+): Promise<void> {
+  await db
+    .insert(searchStats)
+    .values({ userId, docs: change.docs, words: change.words })
+    .onConflictDoUpdate({
+      target: searchStats.userId,
+      set: {
+        docs: sql`${searchStats.docs} + excluded.docs`,
+        words: sql`${searchStats.words} + excluded.words`,
+      },
+    });
+  const entries = [...change.terms].filter(([, d]) => d !== 0).sort((a, b) => a[0] - b[0]);
+  if (entries.length === 0) return;
+  const terms = intArray(entries.map(([t]) => t));
+  await db.execute(sql`
+    with changed as (
+      insert into thoughts.search_terms as s (user_id, term, df)
+      select ${userId}, x.term, x.df from unnest(${terms}, ${intArray(entries.map(([, d]) => d))}) as x(term, df)
+      on conflict (user_id, term) do update set df = s.df + excluded.df
+      returning s.term, s.df
+    )
+    delete from thoughts.search_terms d using changed
+    where d.user_id = ${userId} and d.term = changed.term and changed.df <= 0`);
+}
+
+/**
+ * Counts a user's totals again from their rows indexed under `searchKey` (after a key rotation the
+ * counts of the old hashes are worth nothing). The stats row is locked first, as writers lock it.
+ */
+export async function recountUser(db: DbOrTx, userId: number, searchKey: string): Promise<void> {
+  await db.execute(sql`
+    insert into thoughts.search_stats (user_id, docs, words) values (${userId}, 0, 0)
+    on conflict (user_id) do update set docs = 0, words = 0`);
+  await db.delete(searchTerms).where(eq(searchTerms.userId, userId));
+  await db.execute(sql`
+    update thoughts.search_stats s set docs = c.docs, words = c.words
+    from (select count(*)::int as docs, coalesce(sum(search_len), 0)::int as words
+          from thoughts.thoughts where user_id = ${userId} and search_key = ${searchKey}) c
+    where s.user_id = ${userId}`);
+  await db.execute(sql`
+    insert into thoughts.search_terms (user_id, term, df)
+    select ${userId}, w, count(*)::int from thoughts.thoughts, unnest(search_words) as w
+    where user_id = ${userId} and search_key = ${searchKey}
+    group by w order by w`);
+}
+
+/** A row the start-up indexer reads: the text it indexes and the index it replaces. */
+export interface RowToIndex {
+  id: number;
+  userId: number;
+  contentEnc: string;
+  tagsEnc: string | null;
+  legacyTags: string[] | null;
+  searchWords: number[];
+  searchLen: number;
+  searchKey: string | null;
+}
+
+/** Rows after `afterId` not indexed under `searchKey` (never, or by a rotated key or older version). */
+export function rowsToIndex(db: DbOrTx, searchKey: string, afterId: number, limit: number) {
+  return db
+    .select({
+      id: thoughts.id,
+      userId: thoughts.userId,
+      contentEnc: thoughts.contentEnc,
+      tagsEnc: thoughts.tagsEnc,
+      legacyTags: thoughts.legacyTags,
+      searchWords: thoughts.searchWords,
+      searchLen: thoughts.searchLen,
+      searchKey: thoughts.searchKey,
+    })
+    .from(thoughts)
+    .where(and(gt(thoughts.id, afterId), or(isNull(thoughts.searchKey), ne(thoughts.searchKey, searchKey))))
+    .orderBy(asc(thoughts.id))
+    .limit(limit);
+}
+
+/** Writes an indexed row only if its text is still what was read (a user's edit meanwhile wins). */
+export async function setIndexIfUnchanged(db: DbOrTx, row: RowToIndex, cols: IndexColumns) {
+  const updated = await db
+    .update(thoughts)
+    .set(cols)
+    .where(
+      and(
+        eq(thoughts.id, row.id),
+        eq(thoughts.contentEnc, row.contentEnc),
+        row.tagsEnc === null ? isNull(thoughts.tagsEnc) : eq(thoughts.tagsEnc, row.tagsEnc),
+        row.searchKey === null ? isNull(thoughts.searchKey) : eq(thoughts.searchKey, row.searchKey),
+      ),
+    )
+    .returning({ id: thoughts.id });
+  return updated.length > 0;
+}
+
+/** A user's BM25 totals: thoughts indexed and the average words per thought. */
+export async function userStats(db: DbOrTx, userId: number): Promise<{ docs: number; avgLen: number }> {
+  const [row] = await db.select().from(searchStats).where(eq(searchStats.userId, userId));
+  const docs = Math.max(row?.docs ?? 0, 1);
+  return { docs, avgLen: Math.max((row?.words ?? 0) / docs, 1) };
+}
+
+/** The document frequency of each of these terms for the user (absent: 0). */
+export async function termFrequencies(db: DbOrTx, userId: number, terms: number[]) {
+  if (terms.length === 0) return new Map<number, number>();
+  const rows = await rowsOf(
+    db,
+    sql`select term, df from thoughts.search_terms where user_id = ${userId} and term = any(${intArray(terms)})`,
+  );
+  return new Map(rows.map((r) => [Number(r.term), Number(r.df)]));
+}
+
+/** Query terms weighted for BM25. */
+export interface WeightedTerms {
+  terms: number[];
+  idf: number[];
+  avgLen: number;
+}
+
+/** BM25 (k1 1.2, b 0.75) of a row over the weighted terms, tf read from the row's parallel arrays. */
+function bm25(w: WeightedTerms): SQL {
+  if (w.terms.length === 0) return sql`0::float8`;
+  return sql`coalesce((select sum(u.idf * tf.v * 2.2 / (tf.v + 1.2 * (0.25 + 0.75 * thoughts.search_len / ${w.avgLen}::float8)))
+    from unnest(${intArray(w.terms)}, ${floatArray(w.idf)}) as u(h, idf)
+    cross join lateral (select thoughts.search_tf[array_position(thoughts.search_words, u.h)]::float8 as v) tf), 0)`;
+}
+
+/** What a substring search asks of the index. */
+export interface SubstringQuery {
+  grams: number[];
+  /** Hashes of the query's whole words (tier 1), or empty when it has none. */
+  words: number[];
+  /** Hashes of the query's stems (tier 2). */
+  stems: number[];
+  weights: WeightedTerms;
+  /** Only the user's days in [start, end]. */
+  range?: { start: string; end: string };
+}
+
+type Candidates = Pick<SubstringQuery, 'grams' | 'range'>;
+
+function candidatesOf(userId: number, q: Candidates): SQL {
+  const grams = q.grams.length > 0 ? sql` and thoughts.search_grams @> ${intArray(q.grams)}` : sql``;
+  const range = q.range ? sql` and thoughts.local_date between ${q.range.start} and ${q.range.end}` : sql``;
+  return sql`thoughts.user_id = ${userId}${grams}${range}`;
+}
+
+/** How many of the user's thoughts hold every gram of the query. */
+export async function countCandidates(db: DbOrTx, userId: number, q: Candidates) {
+  const [row] = await rowsOf(
+    db,
+    sql`select count(*)::int as n from thoughts.thoughts where ${candidatesOf(userId, q)}`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** Every candidate row (to check them all against the text), in no order. */
+export function candidateRows(db: DbOrTx, userId: number, q: Candidates): Promise<ThoughtListRow[]> {
+  return db.select(listColumns).from(thoughts).where(candidatesOf(userId, q)) as Promise<ThoughtListRow[]>;
+}
+
+export interface RankedId {
+  id: number;
+  tier: number;
+}
+
+/**
+ * Candidates in rank order, `limit` from `offset`: all the query's words as whole words first, then
+ * all its stems, then the rest; BM25 within a tier, newest first among equals.
+ */
+export async function rankCandidates(
+  db: DbOrTx,
+  userId: number,
+  q: SubstringQuery,
+  offset: number,
+  limit: number,
+): Promise<RankedId[]> {
+  const tier =
+    q.words.length === 0
+      ? sql`3`
+      : sql`case when thoughts.search_words @> ${intArray(q.words)} then 1
+                 when thoughts.search_words @> ${intArray(q.stems)} then 2 else 3 end`;
+  const rows = await rowsOf(
+    db,
+    sql`select thoughts.id, ${tier} as tier, ${bm25(q.weights)} as score
+        from thoughts.thoughts where ${candidatesOf(userId, q)}
+        order by tier, score desc, thoughts.date desc, thoughts.id desc
+        limit ${limit} offset ${offset}`,
+  );
+  return rows.map((r) => ({ id: Number(r.id), tier: Number(r.tier) }));
+}
+
+/**
+ * Rows holding any of the terms (the assistant's "any of these words"), best BM25 first, within
+ * [start, end] when given, leaving out `exclude`.
+ */
+export async function rankAnyTerms(
+  db: DbOrTx,
+  userId: number,
+  w: WeightedTerms,
+  opts: { limit: number; start?: string; end?: string; exclude?: number },
+): Promise<number[]> {
+  if (w.terms.length === 0) return [];
+  const range =
+    opts.start && opts.end ? sql` and thoughts.local_date between ${opts.start} and ${opts.end}` : sql``;
+  const exclude = opts.exclude !== undefined ? sql` and thoughts.id <> ${opts.exclude}` : sql``;
+  const rows = await rowsOf(
+    db,
+    sql`select thoughts.id, ${bm25(w)} as score from thoughts.thoughts
+        where thoughts.user_id = ${userId} and thoughts.search_words && ${intArray(w.terms)}${range}${exclude}
+        order by score desc, thoughts.date desc, thoughts.id desc limit ${opts.limit}`,
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+/** The user's thoughts with the tag token, newest first, a page of them and how many in all. */
+export async function pageWithTagToken(
+  db: DbOrTx,
+  userId: number,
+  token: string,
+  offset: number,
+  limit: number,
+) {
+  const where = and(eq(thoughts.userId, userId), sql`${thoughts.tagIndex} @> array[${token}]::text[]`);
+  const [rows, [count]] = await Promise.all([
+    db
+      .select(listColumns)
+      .from(thoughts)
+      .where(where)
+      .orderBy(desc(thoughts.date), desc(thoughts.id))
+      .limit(limit)
+      .offset(offset),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(thoughts)
+      .where(where),
+  ]);
+  return { rows: rows as ThoughtListRow[], total: Number(count?.n ?? 0) };
+}
+
+/** A page of all the user's thoughts, newest first, and how many there are. */
+export async function pageRecent(db: DbOrTx, userId: number, offset: number, limit: number) {
+  const where = eq(thoughts.userId, userId);
+  const [rows, [count]] = await Promise.all([
+    db
+      .select(listColumns)
+      .from(thoughts)
+      .where(where)
+      .orderBy(desc(thoughts.date), desc(thoughts.id))
+      .limit(limit)
+      .offset(offset),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(thoughts)
+      .where(where),
+  ]);
+  return { rows: rows as ThoughtListRow[], total: Number(count?.n ?? 0) };
+}
+
+/** The rows of these ids (the user's only), unordered. */
+export function rowsByIds(db: DbOrTx, userId: number, ids: number[]): Promise<ThoughtListRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .select(listColumns)
+    .from(thoughts)
+    .where(and(eq(thoughts.userId, userId), sql`${thoughts.id} = any(${intArray(ids)})`));
+}
+
+/** A thought's word hashes (for "related"), or undefined when it is not the user's. */
+export async function wordsOfThought(db: DbOrTx, userId: number, id: number) {
+  const [row] = await db
+    .select({ searchWords: thoughts.searchWords, searchKey: thoughts.searchKey })
+    .from(thoughts)
+    .where(and(eq(thoughts.userId, userId), eq(thoughts.id, id)));
+  return row;
+}
+
+/** Of these terms, the user's `limit` rarest that at least `minDf` thoughts hold. */
+export async function rarestTerms(db: DbOrTx, userId: number, terms: number[], minDf: number, limit: number) {
+  if (terms.length === 0) return [];
+  const rows = await rowsOf(
+    db,
+    sql`select term, df from thoughts.search_terms
+        where user_id = ${userId} and term = any(${intArray(terms)}) and df >= ${minDf}
+        order by df, term limit ${limit}`,
+  );
+  return rows.map((r) => ({ term: Number(r.term), df: Number(r.df) }));
+}
+
+/** The user's thoughts on this month and day of earlier years, latest year first, newest first. */
+export function sameDayEarlierYears(db: DbOrTx, userId: number, date: string): Promise<ThoughtListRow[]> {
+  return db
+    .select(listColumns)
+    .from(thoughts)
+    .where(
+      and(
+        eq(thoughts.userId, userId),
+        sql`extract(month from ${thoughts.localDate}) = extract(month from ${date}::date)`,
+        sql`extract(day from ${thoughts.localDate}) = extract(day from ${date}::date)`,
+        sql`${thoughts.localDate} < date_trunc('year', ${date}::date)::date`,
+      ),
+    )
+    .orderBy(desc(thoughts.localDate), desc(thoughts.date), desc(thoughts.id)) as Promise<ThoughtListRow[]>;
+}
+
+/** A user's thoughts in [start, end], oldest first, at most `limit`. */
+export function periodRows(db: DbOrTx, userId: number, start: string, end: string, limit: number) {
+  return db
+    .select(listColumns)
+    .from(thoughts)
+    .where(and(eq(thoughts.userId, userId), sql`${thoughts.localDate} between ${start} and ${end}`))
+    .orderBy(asc(thoughts.date), asc(thoughts.id))
+    .limit(limit) as Promise<ThoughtListRow[]>;
+}

@@ -1,0 +1,404 @@
+import type { InternalSearchQuery } from '@haven/contracts/internal';
+import type { RelatedAnswer, SearchHit, SearchPage, SearchQuery, Thought } from '@haven/contracts/thoughts';
+import type { FieldCipher } from '@haven/kit/crypto';
+import type { Db } from '@haven/kit/db';
+import { notFound } from '@haven/kit/errors';
+import type { Logger } from '@haven/kit/logger';
+import {
+  candidateRows,
+  countCandidates,
+  pageRecent,
+  pageWithTagToken,
+  periodRows,
+  rankAnyTerms,
+  rankCandidates,
+  rarestTerms,
+  rowsByIds,
+  sameDayEarlierYears,
+  termFrequencies,
+  userStats,
+  wordsOfThought,
+  type SubstringQuery,
+  type WeightedTerms,
+} from '../../db/search.repository';
+import { idsWithTagToken, type ThoughtListRow } from '../../db/thoughts.repository';
+import { presentThought } from '../present';
+import { normaliseTag, type TagSealer } from '../tags';
+import { decodeCursor, encodeCursor, searchHash, type SearchCursor } from './cursor';
+import { foldText } from './fold';
+import type { SearchHashes } from './hashes';
+import { matches, plainHit, wordHit } from './hits';
+import type { MeaningSearch } from './meaning-port';
+import { keyWords, queryGrams, stemOf, wordsOf } from './tokens';
+
+export interface SearchDeps {
+  db: Db;
+  cipher: FieldCipher;
+  tags: TagSealer;
+  hashes: SearchHashes;
+  /** Search by meaning, or null when no embeddings model is configured. */
+  meaning: MeaningSearch | null;
+  log: Logger;
+}
+
+/**
+ * Up to this many candidates, the first page decrypts them all to count the real matches. Beyond,
+ * the total is the index's count of candidates: for a query of four characters or more a rare
+ * thought holding all its trigrams apart (not the text itself) is counted too. Every hit shown is
+ * checked against the decrypted text whatever the count.
+ */
+export const VERIFY_ALL_LIMIT = 2000;
+/** How deep the word and meaning results go into the first page's fusion. */
+const FUSE_DEPTH = 50;
+/** Reciprocal rank fusion's constant. */
+const RRF_K = 60;
+/** How many of a thought's rarest words "related" looks for. */
+const RELATED_TERMS = 10;
+
+/** Query terms weighted by BM25's idf: ln(1 + (N − df + ½) / (df + ½)). */
+function weigh(
+  terms: number[],
+  df: Map<number, number>,
+  stats: { docs: number; avgLen: number },
+): WeightedTerms {
+  return {
+    terms,
+    idf: terms.map((t) => {
+      const n = df.get(t) ?? 0;
+      return Math.log(1 + (stats.docs - n + 0.5) / (n + 0.5));
+    }),
+    avgLen: stats.avgLen,
+  };
+}
+
+/** Ids fused by reciprocal rank (k = 60), best first; ties keep the first list's order. */
+export function fuseRanks(first: number[], second: number[]): number[] {
+  const score = new Map<number, number>();
+  const order = new Map<number, number>();
+  [first, second].forEach((list, l) =>
+    list.forEach((id, rank) => {
+      score.set(id, (score.get(id) ?? 0) + 1 / (RRF_K + rank + 1));
+      if (!order.has(id)) order.set(id, l * 1_000_000 + rank);
+    }),
+  );
+  return [...score.keys()].sort((a, b) => score.get(b)! - score.get(a)! || order.get(a)! - order.get(b)!);
+}
+
+const distinct = <T>(xs: T[]) => [...new Set(xs)];
+
+export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchDeps) {
+  const present = (row: ThoughtListRow) => presentThought(row, cipher, tags);
+
+  /** The user's thoughts of these ids, presented, in the order given (absent ones left out). */
+  async function presentIds(userId: number, ids: number[]): Promise<Thought[]> {
+    const byId = new Map((await rowsByIds(db, userId, ids)).map((r) => [r.id, r]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [present(row)] : [];
+    });
+  }
+
+  /** What the index is asked for a folded query: its grams, words and stems, hashed for this user. */
+  async function substringQuery(
+    userId: number,
+    folded: string,
+    range?: { start: string; end: string },
+  ): Promise<SubstringQuery> {
+    const words = distinct(wordsOf(folded));
+    const stems = distinct(words.map((w) => hashes.stem(userId, stemOf(w))));
+    const [df, stats] = await Promise.all([termFrequencies(db, userId, stems), userStats(db, userId)]);
+    return {
+      grams: queryGrams(folded).map((g) => hashes.gram(userId, g)),
+      words: words.map((w) => hashes.word(userId, w)),
+      stems,
+      weights: weigh(stems, df, stats),
+      range,
+    };
+  }
+
+  /**
+   * Verified word results from raw rank `offset`: up to `want` hits, and where the next page starts
+   * (the raw rank of the first verified hit after them), or null when there is none.
+   */
+  async function verifiedFrom(
+    userId: number,
+    q: SubstringQuery,
+    folded: string,
+    offset: number,
+    want: number,
+    skip: Set<number> = new Set(),
+  ): Promise<{ hits: SearchHit[]; next: number | null }> {
+    const hits: SearchHit[] = [];
+    let at = offset;
+    for (;;) {
+      const size = Math.max(want + 1 - hits.length + 4, 10);
+      const ranked = await rankCandidates(db, userId, q, at, size);
+      const thoughts = new Map(
+        (
+          await presentIds(
+            userId,
+            ranked.map((r) => r.id),
+          )
+        ).map((t) => [t.id, t]),
+      );
+      for (const [i, { id }] of ranked.entries()) {
+        const thought = thoughts.get(id);
+        if (!thought || skip.has(id) || !matches(thought, folded)) continue;
+        if (hits.length === want) return { hits, next: at + i };
+        hits.push(wordHit(thought, folded));
+      }
+      if (ranked.length < size) return { hits, next: null };
+      at += ranked.length;
+    }
+  }
+
+  /** How many thoughts match (see VERIFY_ALL_LIMIT for when this is the index's count). */
+  async function wordTotal(userId: number, q: SubstringQuery, folded: string): Promise<number> {
+    const candidates = await countCandidates(db, userId, q);
+    const exact = Array.from(folded).length <= 3 && !folded.includes('\n');
+    if (exact || candidates > VERIFY_ALL_LIMIT) return candidates;
+    const rows = await candidateRows(db, userId, q);
+    return rows.filter((row) => matches(present(row), folded)).length;
+  }
+
+  /** Words only: a page of verified hits from the cursor's rank on. */
+  async function wordsPage(
+    userId: number,
+    hash: string,
+    folded: string,
+    cursor: SearchCursor | undefined,
+    limit: number,
+    status: SearchPage['meaning'],
+    skip?: Set<number>,
+  ): Promise<SearchPage> {
+    const q = await substringQuery(userId, folded);
+    const [page, total] = await Promise.all([
+      verifiedFrom(userId, q, folded, cursor?.o ?? 0, limit, skip),
+      cursor ? cursor.t : wordTotal(userId, q, folded),
+    ]);
+    const next = page.next === null ? null : encodeCursor({ o: page.next, t: total, h: hash, f: cursor?.f });
+    return { hits: page.hits, total, nextCursor: next, meaning: status };
+  }
+
+  /**
+   * With meaning: the first ~50 word results fused with meaning's first ~50 (reciprocal rank), then
+   * the word results beyond, leaving out what meaning brought. Thoughts only meaning found count
+   * into the total. Later pages fuse again (the same answer) to know where they are.
+   */
+  async function fusedPage(
+    userId: number,
+    hash: string,
+    folded: string,
+    cursor: SearchCursor | undefined,
+    limit: number,
+    found: Array<{ id: number }>,
+  ): Promise<SearchPage> {
+    const q = await substringQuery(userId, folded);
+    const meaningIds = found.map((f) => f.id);
+    const skip = new Set(meaningIds);
+    if (cursor && cursor.m === undefined) return wordsPage(userId, hash, folded, cursor, limit, 'on', skip);
+    const [top, total, meaningThoughts] = await Promise.all([
+      verifiedFrom(userId, q, folded, 0, FUSE_DEPTH),
+      cursor ? cursor.t : wordTotal(userId, q, folded),
+      presentIds(userId, meaningIds),
+    ]);
+    const hitOf = new Map(top.hits.map((h) => [h.thought.id, h]));
+    let meaningOnly = 0;
+    for (const thought of meaningThoughts) {
+      if (hitOf.has(thought.id)) continue;
+      const byWords = matches(thought, folded);
+      if (!byWords) meaningOnly += 1;
+      hitOf.set(thought.id, byWords ? wordHit(thought, folded) : plainHit(thought, 'meaning'));
+    }
+    const merged = fuseRanks(
+      top.hits.map((h) => h.thought.id),
+      meaningThoughts.map((t) => t.id),
+    ).map((id) => hitOf.get(id)!);
+    const from = cursor?.m ?? 0;
+    const hits = merged.slice(from, from + limit);
+    const grandTotal = cursor ? cursor.t : total + meaningOnly;
+    if (from + limit < merged.length)
+      return {
+        hits,
+        total: grandTotal,
+        nextCursor: encodeCursor({ o: top.next ?? 0, m: from + limit, t: grandTotal, h: hash, f: 1 }),
+        meaning: 'on',
+      };
+    if (top.next === null) return { hits, total: grandTotal, nextCursor: null, meaning: 'on' };
+    const shown = new Set([...skip, ...merged.map((h) => h.thought.id)]);
+    const rest = await verifiedFrom(userId, q, folded, top.next, limit - hits.length, shown);
+    const nextCursor =
+      rest.next === null ? null : encodeCursor({ o: rest.next, t: grandTotal, h: hash, f: 1 });
+    return { hits: [...hits, ...rest.hits], total: grandTotal, nextCursor, meaning: 'on' };
+  }
+
+  /** Search text given: word results, fused with meaning's on the first page when it answers. */
+  async function textPage(userId: number, text: string, cursor: SearchCursor | undefined, limit: number) {
+    const hash = searchHash(text, undefined);
+    const folded = foldText(text);
+    if (!meaning) return wordsPage(userId, hash, folded, cursor, limit, 'off');
+    let found: Array<{ id: number }>;
+    try {
+      found = await meaning.search(userId, text, FUSE_DEPTH);
+    } catch (err) {
+      log.warn({ err }, 'search by meaning did not answer; words only');
+      return wordsPage(
+        userId,
+        hash,
+        folded,
+        cursor?.m === undefined ? cursor : { ...cursor, m: undefined },
+        limit,
+        'down',
+      );
+    }
+    return fusedPage(userId, hash, folded, cursor, limit, found);
+  }
+
+  /** A page of a simple newest-first list (a tag's thoughts, or all of them). */
+  function listPage(
+    page: { rows: ThoughtListRow[]; total: number },
+    offset: number,
+    limit: number,
+    hash: string,
+    hit: (t: Thought) => SearchHit,
+  ): SearchPage {
+    const more = offset + limit < page.total && page.rows.length === limit;
+    return {
+      hits: page.rows.map((row) => hit(present(row))),
+      total: page.total,
+      nextCursor: more ? encodeCursor({ o: offset + limit, t: page.total, h: hash }) : null,
+      meaning: meaning ? 'on' : 'off',
+    };
+  }
+
+  return {
+    /** GET /api/thoughts/search: a tag, a text, or neither (every thought, newest first). */
+    async page(userId: number, query: SearchQuery): Promise<SearchPage> {
+      const hash = searchHash(query.q, query.tag || undefined);
+      const cursor = query.cursor ? decodeCursor(query.cursor, hash) : undefined;
+      const offset = cursor?.o ?? 0;
+      if (query.tag) {
+        const wanted = normaliseTag(query.tag);
+        const page = await pageWithTagToken(db, userId, tags.tokenOf(userId, wanted), offset, query.limit);
+        return listPage(page, offset, query.limit, hash, (t) =>
+          plainHit(
+            t,
+            'tag',
+            t.tags.filter((tag) => normaliseTag(tag) === wanted),
+          ),
+        );
+      }
+      if (!query.q) {
+        return listPage(await pageRecent(db, userId, offset, query.limit), offset, query.limit, hash, (t) =>
+          plainHit(t, 'recent'),
+        );
+      }
+      return textPage(userId, query.q, cursor, query.limit);
+    },
+
+    /** The assistant's lookup (see InternalSearchQuery), best first. */
+    async internal(userId: number, query: InternalSearchQuery): Promise<Thought[]> {
+      const range = query.start && query.end ? { start: query.start, end: query.end } : undefined;
+      if (!query.q)
+        return range ? (await periodRows(db, userId, range.start, range.end, query.limit)).map(present) : [];
+      const folded = foldText(query.q);
+      const terms = keyWords(folded);
+      if (query.match === 'words' && terms.length > 0)
+        return anyWords(userId, query.q, terms, query.limit, range);
+      return phrase(userId, folded, query.q, query.limit, range);
+    },
+
+    /** Thoughts most like one of the user's: by meaning when it has a vector, else by rare words. */
+    async related(userId: number, id: number, limit: number): Promise<RelatedAnswer> {
+      const own = await wordsOfThought(db, userId, id);
+      if (!own) throw notFound('Thought not found');
+      if (meaning) {
+        const alike = await meaning.related(userId, id, limit + 1).catch((err: unknown) => {
+          log.warn({ err }, 'related by meaning did not answer; by words');
+          return null;
+        });
+        if (alike) {
+          const ids = alike
+            .map((a) => a.id)
+            .filter((other) => other !== id)
+            .slice(0, limit);
+          return {
+            basis: 'meaning',
+            hits: (await presentIds(userId, ids)).map((t) => plainHit(t, 'meaning')),
+          };
+        }
+      }
+      const rare = await rarestTerms(db, userId, own.searchWords, 2, RELATED_TERMS);
+      const stats = await userStats(db, userId);
+      const weights = weigh(
+        rare.map((r) => r.term),
+        new Map(rare.map((r) => [r.term, r.df])),
+        stats,
+      );
+      const ids = await rankAnyTerms(db, userId, weights, { limit, exclude: id });
+      return { basis: 'words', hits: (await presentIds(userId, ids)).map((t) => plainHit(t, 'words')) };
+    },
+
+    /** The same month and day in earlier years, the latest year first. */
+    onThisDay: async (userId: number, date: string): Promise<Thought[]> =>
+      (await sameDayEarlierYears(db, userId, date)).map(present),
+  };
+
+  /** Exact tag first (newest first), then the ranked substring matches. */
+  async function phrase(
+    userId: number,
+    folded: string,
+    text: string,
+    limit: number,
+    range?: { start: string; end: string },
+  ): Promise<Thought[]> {
+    const inRange = (t: Thought) => !range || (t.localDate >= range.start && t.localDate <= range.end);
+    const taggedIds = await idsWithTagToken(db, userId, tags.tokenOf(userId, text));
+    const tagged = (await presentIds(userId, taggedIds))
+      .filter(inRange)
+      .sort((a, b) => b.date.localeCompare(a.date) || b.id - a.id)
+      .slice(0, limit);
+    const q = await substringQuery(userId, folded, range);
+    const rest = await verifiedFrom(
+      userId,
+      q,
+      folded,
+      0,
+      limit - tagged.length,
+      new Set(tagged.map((t) => t.id)),
+    );
+    return [...tagged, ...rest.hits.map((h) => h.thought)];
+  }
+
+  /** Any of the words (stems), BM25 over them, fused with meaning when it answers. */
+  async function anyWords(
+    userId: number,
+    text: string,
+    words: string[],
+    limit: number,
+    range?: { start: string; end: string },
+  ): Promise<Thought[]> {
+    const stems = distinct(words.map((w) => hashes.stem(userId, stemOf(w))));
+    const [df, stats] = await Promise.all([termFrequencies(db, userId, stems), userStats(db, userId)]);
+    const [byWords, byMeaning] = await Promise.all([
+      rankAnyTerms(db, userId, weigh(stems, df, stats), { limit, ...range }),
+      meaning
+        ? meaning.search(userId, text, limit).catch((err: unknown) => {
+            log.warn({ err }, 'search by meaning did not answer; words only');
+            return [];
+          })
+        : [],
+    ]);
+    const thoughts = await presentIds(
+      userId,
+      fuseRanks(
+        byWords,
+        byMeaning.map((m) => m.id),
+      ),
+    );
+    return thoughts
+      .filter((t) => !range || (t.localDate >= range.start && t.localDate <= range.end))
+      .slice(0, limit);
+  }
+}
+export type Search = ReturnType<typeof createSearch>;
