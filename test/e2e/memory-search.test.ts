@@ -55,6 +55,27 @@ describe('memory in the app, in Chromium at 390×844', () => {
     return new Date(now.getFullYear(), now.getMonth(), now.getDate() - days, hour, 0);
   };
 
+  /** A screenshot light and one dark (after the colours' transitions end), then back to light. */
+  const shootBoth = async (page: Page, name: string) => {
+    const settled = () =>
+      page.evaluate(() =>
+        Promise.all(
+          document
+            .getAnimations()
+            .filter((animation) => animation instanceof CSSTransition)
+            .map((animation) => animation.finished),
+        ),
+      );
+    await page.screenshot({ path: shotPath(`${name}-light`) });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.locator('html.dark').waitFor({ state: 'attached' });
+    await settled();
+    await page.screenshot({ path: shotPath(`${name}-dark`) });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.locator('html.dark').waitFor({ state: 'detached' });
+    await settled();
+  };
+
   const openSearch = async (page: Page) => {
     await page.getByRole('button', { name: 'Search' }).click();
     return page.getByRole('dialog', { name: 'Search' });
@@ -104,10 +125,7 @@ describe('memory in the app, in Chromium at 390×844', () => {
       expect(await results(page).nth(1).locator('mark').allInnerTexts()).toEqual(['tom']);
       // No meaning model on this server: said once, quietly.
       await search.getByText('Searching by words only: no meaning model is set up on this server.').waitFor();
-      await page.screenshot({ path: shotPath('memory-search-tom-light') });
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await page.screenshot({ path: shotPath('memory-search-tom-dark') });
-      await page.emulateMedia({ colorScheme: 'light' });
+      await shootBoth(page, 'memory-search-tom');
 
       // More matches than a page: the rest arrive as the end of the list scrolls into view.
       await field.fill('lighthouse');
@@ -119,10 +137,7 @@ describe('memory in the app, in Chromium at 390×844', () => {
       await results(page)
         .nth(LIGHTHOUSE_VISITS - 1)
         .scrollIntoViewIfNeeded();
-      await page.screenshot({ path: shotPath('memory-search-page-two-light') });
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await page.screenshot({ path: shotPath('memory-search-page-two-dark') });
-      await page.emulateMedia({ colorScheme: 'light' });
+      await shootBoth(page, 'memory-search-page-two');
 
       // Nothing matches.
       await field.fill('zeppelin');
@@ -174,10 +189,7 @@ describe('memory in the app, in Chromium at 390×844', () => {
       const entry = related.getByRole('button', { name: /whitefly on the marigolds/ });
       await entry.waitFor();
       await entry.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: shotPath('memory-related-light') });
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await page.screenshot({ path: shotPath('memory-related-dark') });
-      await page.emulateMedia({ colorScheme: 'light' });
+      await shootBoth(page, 'memory-related');
       await entry.click();
       const editor = page.getByRole('dialog', { name: 'Edit Thought' });
       await editor.waitFor();
@@ -204,7 +216,7 @@ describe('memory in the app, in Chromium at 390×844', () => {
         const years = await onThisDay.getByRole('heading', { level: 3 }).allInnerTexts();
         expect(years.map((y) => y.split(' · ')[0])).toEqual(['1 year ago', '3 years ago']);
         await onThisDay.getByRole('button', { name: /the first frost/ }).waitFor();
-        await onThisDay.scrollIntoViewIfNeeded();
+        await onThisDay.evaluate((section) => section.scrollIntoView({ block: 'center' }));
         await page.screenshot({ path: shotPath(`memory-on-this-day-${scheme}`) });
         if (scheme === 'light') {
           await onThisDay.getByRole('button', { name: /moved into the flat/ }).click();
