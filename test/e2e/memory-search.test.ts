@@ -201,6 +201,48 @@ describe('memory in the app, in Chromium at 390×844', () => {
     }
   });
 
+  it('marks a match in a Markdown note on a line under it, and opens a long entry near its match', async () => {
+    await write('## Roof jobs\n\n- borrow the **ladder** from Ken\n- clear the gutter', daysAgo(4, 12));
+    const filler =
+      'The morning went on the usual small things: the post, the dishes, a long call about the boiler, ' +
+      'a walk round the block, and then the afternoon disappeared into paperwork and a nap I did not plan. ';
+    await write(
+      `${filler}${filler}At dusk the old weathervane on the church finally turned east.`,
+      daysAgo(6, 12),
+    );
+
+    const { context, page } = await open('/home');
+    try {
+      const search = await openSearch(page);
+      const field = search.getByRole('searchbox', { name: 'Search thoughts' });
+      await field.pressSequentially('ladder');
+      const note = results(page).filter({ hasText: 'Roof jobs' });
+      await note.getByRole('heading', { name: 'Roof jobs' }).waitFor();
+      // The note renders as Markdown (no asterisks); the match shows, marked, on a line of its own.
+      const line = note.locator('p').filter({ hasText: /^Match:/ });
+      expect(await line.innerText()).toMatch(/borrow the ladder from Ken/);
+      expect(await line.locator('mark').allInnerTexts()).toEqual(['ladder']);
+      expect(await note.innerText()).not.toContain('**');
+      await shootBoth(page, 'memory-search-markdown');
+
+      // Far into a long entry, the folded card starts shortly before the match, so it is in view.
+      await field.fill('weathervane');
+      const entry = results(page).filter({ hasText: 'weathervane' });
+      const mark = entry.locator('mark');
+      await mark.waitFor();
+      const text = entry.locator('[id$="-content"]');
+      expect((await text.innerText()).startsWith('…')).toBe(true);
+      const [markBox, textBox] = [await mark.boundingBox(), await text.boundingBox()];
+      expect(markBox!.y + markBox!.height).toBeLessThanOrEqual(textBox!.y + textBox!.height);
+      // "Show more" gives the whole entry from its start.
+      await entry.getByRole('button', { name: 'Show more' }).click();
+      expect(await text.innerText()).toMatch(/^The morning went on/);
+      expect(await entry.locator('mark').allInnerTexts()).toEqual(['weathervane']);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('shows what was written on this day in earlier years on Home, by year, and nothing on a day without', async () => {
     const now = new Date();
     const lastYear = new Date(now.getFullYear() - 1, now.getMonth(), now.getDate(), 21, 30);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { excerptAround, normalizeHighlights, splitHighlights } from '@/lib/highlight';
+import { excerptAround, normalizeHighlights, splitHighlights, withoutMarkdownMarks } from '@/lib/highlight';
 
 describe('splitHighlights', () => {
   it('cuts the text into unmarked and marked runs at the offsets', () => {
@@ -98,5 +98,32 @@ describe('excerptAround', () => {
     const excerpt = excerptAround(text, [{ start: 80, end: 83 }], { before: 3 });
     expect(excerpt.text.isWellFormed()).toBe(true);
     expect(excerpt.text.slice(excerpt.highlights[0]!.start, excerpt.highlights[0]!.end)).toBe('Tom');
+  });
+});
+
+describe('withoutMarkdownMarks', () => {
+  it('leaves out emphasis, heading and code marks and keeps the highlights on their words', () => {
+    const content = '## Plans\n\n- ask **Tom** about the `ladder`';
+    const at = content.indexOf('Tom');
+    const ladder = content.indexOf('ladder');
+    const excerpt = withoutMarkdownMarks(
+      excerptAround(content, [
+        { start: at, end: at + 3 },
+        { start: ladder, end: ladder + 6 },
+      ]),
+    );
+    expect(excerpt.text).toBe('Plans - ask Tom about the ladder');
+    expect(excerpt.highlights.map((h) => excerpt.text.slice(h.start, h.end))).toEqual(['Tom', 'ladder']);
+  });
+
+  it('keeps a mark character that is itself part of the match', () => {
+    const excerpt = withoutMarkdownMarks({
+      text: 'score #1 **bold**',
+      highlights: [{ start: 6, end: 8 }],
+      cutStart: false,
+      cutEnd: false,
+    });
+    expect(excerpt.text).toBe('score #1 bold');
+    expect(excerpt.text.slice(excerpt.highlights[0]!.start, excerpt.highlights[0]!.end)).toBe('#1');
   });
 });

@@ -104,3 +104,29 @@ export function excerptAround(
     cutEnd: end < text.length,
   };
 }
+
+/**
+ * An excerpt of Markdown read as words: emphasis, code, heading and quote marks left out (never
+ * inside a highlight), runs of spaces made one, the highlights moved with the text.
+ */
+export function withoutMarkdownMarks(excerpt: Excerpt): Excerpt {
+  const { text, highlights } = excerpt;
+  const inside = (at: number) => highlights.some((h) => at >= h.start && at < h.end);
+  const map: number[] = []; // map[i]: the new offset of old offset i
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    map.push(out.length);
+    const char = text[i]!;
+    if (!inside(i) && /[*_`~#>]/.test(char)) continue;
+    if (char === ' ' && (out === '' || out.endsWith(' ')) && !inside(i)) continue;
+    out += char;
+  }
+  map.push(out.length);
+  return {
+    ...excerpt,
+    text: out,
+    highlights: highlights
+      .map((h) => ({ start: map[h.start]!, end: map[h.end]! }))
+      .filter((h) => h.end > h.start),
+  };
+}

@@ -3,7 +3,7 @@ import { useRef, useState } from 'react';
 
 import { HighlightedParagraphs, Marked } from '@/components/thoughts/highlighted-text';
 import { LazyMarkdown, mayBeMarkdown } from '@/components/markdown/lazy-markdown';
-import { excerptAround } from '@/lib/highlight';
+import { excerptAround, withoutMarkdownMarks } from '@/lib/highlight';
 import { cn } from '@/lib/utils';
 import { useClamped } from './use-clamped';
 
@@ -38,7 +38,9 @@ export function ThoughtText({ id, text, lines, highlights = [], onExpandedChange
   const firstMatch = Math.min(...highlights.map((h) => h.start));
   const excerpt =
     marked && (!plain || firstMatch > EXCERPT_FROM)
-      ? excerptAround(text, highlights, { length: plain ? 600 : 160 })
+      ? plain
+        ? excerptAround(text, highlights, { length: 600 })
+        : withoutMarkdownMarks(excerptAround(text, highlights))
       : null;
   // Folded plain text that starts at its excerpt hides what is before it, so it can always be opened.
   const startsLate = plain && !expanded && excerpt !== null;
