@@ -97,6 +97,17 @@ describe('memory in the app, in Chromium at 390×844', () => {
     }
   });
 
+  it("says 'Failed to fetch thoughts' when the search cannot be reached", async () => {
+    const { context, page } = await open('/home');
+    try {
+      await page.route('**/api/thoughts/search?**', (route) => route.abort('connectionrefused'));
+      const search = await openSearch(page);
+      await search.getByText('Failed to fetch thoughts').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
   it('puts whole-word matches first and marks them, pages as the list scrolls, and lets a tag win over the text', async () => {
     // Newest first would put "tomorrow" above "Tom": the whole word must win anyway.
     await write('Tom called about the allotment and the shed roof.', daysAgo(40));
