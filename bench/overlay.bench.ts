@@ -103,7 +103,8 @@ export async function benchOverlay(): Promise<void> {
         const date = new Date(day0 + n * 7 * 3_600_000);
         return {
           key: `overlay-${n}-bench`,
-          content: entry(next),
+          // Every entry names its day, so the index's progress can be read with one search.
+          content: `Day ${n + 1} of the journal. ${entry(next)}`.slice(0, 600),
           date: date.toISOString(),
           localDate: date.toISOString().slice(0, 10),
           category: 'personal',
@@ -122,9 +123,10 @@ export async function benchOverlay(): Promise<void> {
       if (!res.ok) throw new Error(`seeding thoughts failed: ${res.status} ${await res.text()}`);
     }
     const seeded = Math.round((performance.now() - seeding) / 1000);
+    console.error(`overlay bench: ${THOUGHTS} thoughts imported in ${seeded} s; waiting for the index`);
     // The index follows the import; wait until every thought is searchable.
     const searchable = async () => {
-      const res = await fetch(`${product.url}/api/thoughts/search?q=the&limit=1`, {
+      const res = await fetch(`${product.url}/api/thoughts/search?q=journal&limit=1`, {
         headers: { cookie: cookieHeader },
       });
       return res.ok ? ((await res.json()) as { total: number }).total : 0;
@@ -135,6 +137,7 @@ export async function benchOverlay(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
 
+    const indexed = Math.round((performance.now() - indexing) / 1000);
     const { context, page } = await phonePage(browser, product.url, 'light', { cookie });
     try {
       await page.goto('/home');
@@ -187,7 +190,7 @@ export async function benchOverlay(): Promise<void> {
       const p50 = percentile(times, 50);
       const p90 = percentile(times, 90);
       console.log(
-        `\nSearch overlay, ${THOUGHTS.toLocaleString('en')} thoughts, Chromium at 4× CPU slowdown (seeded in ${seeded} s)`,
+        `\nSearch overlay, ${THOUGHTS.toLocaleString('en')} thoughts, Chromium at 4× CPU slowdown (imported in ${seeded} s, searchable ${indexed} s later)`,
       );
       console.log(
         `  last key to first result card: p50 ${Math.round(p50)} ms, p90 ${Math.round(p90)} ms, max ${Math.round(Math.max(...times))} ms over ${times.length} words ${p90 <= TARGET_MS ? '✓' : `✗${TARGET_MS}`}`,
