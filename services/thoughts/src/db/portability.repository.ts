@@ -60,6 +60,7 @@ export function insertImported(db: DbOrTx, rows: NewThought[]) {
       id: thoughts.id,
       localDate: thoughts.localDate,
       updatedAt: thoughts.updatedAt,
+      searchGrams: thoughts.searchGrams,
       searchWords: thoughts.searchWords,
       searchLen: thoughts.searchLen,
     });

@@ -54,14 +54,15 @@ export async function applyCounts(
   if (entries.length === 0) return;
   const terms = intArray(entries.map(([t]) => t));
   await db.execute(sql`
-    with changed as (
-      insert into thoughts.search_terms as s (user_id, term, df)
-      select ${userId}, x.term, x.df from unnest(${terms}, ${intArray(entries.map(([, d]) => d))}) as x(term, df)
-      on conflict (user_id, term) do update set df = s.df + excluded.df
-      returning s.term, s.df
-    )
-    delete from thoughts.search_terms d using changed
-    where d.user_id = ${userId} and d.term = changed.term and changed.df <= 0`);
+    insert into thoughts.search_terms as s (user_id, term, df)
+    select ${userId}, x.term, x.df
+    from unnest(${terms}, ${intArray(entries.map(([, d]) => d))}) as x(term, df)
+    on conflict (user_id, term) do update set df = s.df + excluded.df`);
+  // A separate statement: the rows the upsert changed are not visible to another part of its own.
+  if (entries.some(([, d]) => d < 0))
+    await db.execute(
+      sql`delete from thoughts.search_terms where user_id = ${userId} and term = any(${terms}) and df <= 0`,
+    );
 }
 
 /**
@@ -80,7 +81,8 @@ export async function recountUser(db: DbOrTx, userId: number, searchKey: string)
     where s.user_id = ${userId}`);
   await db.execute(sql`
     insert into thoughts.search_terms (user_id, term, df)
-    select ${userId}, w, count(*)::int from thoughts.thoughts, unnest(search_words) as w
+    select ${userId}, w, count(*)::int
+    from thoughts.thoughts, unnest(search_words || search_grams) as w
     where user_id = ${userId} and search_key = ${searchKey}
     group by w order by w`);
 }
@@ -92,6 +94,7 @@ export interface RowToIndex {
   contentEnc: string;
   tagsEnc: string | null;
   legacyTags: string[] | null;
+  searchGrams: number[];
   searchWords: number[];
   searchLen: number;
   searchKey: string | null;
@@ -106,6 +109,7 @@ export function rowsToIndex(db: DbOrTx, searchKey: string, afterId: number, limi
       contentEnc: thoughts.contentEnc,
       tagsEnc: thoughts.tagsEnc,
       legacyTags: thoughts.legacyTags,
+      searchGrams: thoughts.searchGrams,
       searchWords: thoughts.searchWords,
       searchLen: thoughts.searchLen,
       searchKey: thoughts.searchKey,
@@ -215,19 +219,53 @@ export async function rankCandidates(
   offset: number,
   limit: number,
 ): Promise<RankedId[]> {
+  const rows = await rowsOf(db, rankSql(userId, q, offset, limit));
+  return rows.map((r) => ({ id: Number(r.id), tier: Number(r.tier) }));
+}
+
+/** A tier's condition: all the words (1), all the stems but not all the words (2), neither (3). */
+function tierCondition(q: SubstringQuery, tier: 1 | 2 | 3): SQL {
+  if (q.words.length === 0) return tier === 3 ? sql`true` : sql`false`;
+  const words = sql`thoughts.search_words @> ${intArray(q.words)}`;
+  const stems = sql`thoughts.search_words @> ${intArray(q.stems)}`;
+  if (tier === 1) return words;
+  if (tier === 2) return sql`${stems} and not ${words}`;
+  return sql`not ${stems}`;
+}
+
+/**
+ * Ids of one tier's candidates, newest first, `limit` from `offset`: how a query with very many
+ * candidates is ranked (the newest of a tier are found walking the date index, without scoring
+ * every candidate).
+ */
+export async function tierCandidates(
+  db: DbOrTx,
+  userId: number,
+  q: SubstringQuery,
+  tier: 1 | 2 | 3,
+  offset: number,
+  limit: number,
+): Promise<number[]> {
+  const rows = await rowsOf(
+    db,
+    sql`select thoughts.id from thoughts.thoughts
+        where ${candidatesOf(userId, q)} and ${tierCondition(q, tier)}
+        order by thoughts.date desc, thoughts.id desc limit ${limit} offset ${offset}`,
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+/** The statement of `rankCandidates` (the benchmark explains it). */
+export function rankSql(userId: number, q: SubstringQuery, offset: number, limit: number): SQL {
   const tier =
     q.words.length === 0
       ? sql`3`
       : sql`case when thoughts.search_words @> ${intArray(q.words)} then 1
                  when thoughts.search_words @> ${intArray(q.stems)} then 2 else 3 end`;
-  const rows = await rowsOf(
-    db,
-    sql`select thoughts.id, ${tier} as tier, ${bm25(q.weights)} as score
+  return sql`select thoughts.id, ${tier} as tier, ${bm25(q.weights)} as score
         from thoughts.thoughts where ${candidatesOf(userId, q)}
         order by tier, score desc, thoughts.date desc, thoughts.id desc
-        limit ${limit} offset ${offset}`,
-  );
-  return rows.map((r) => ({ id: Number(r.id), tier: Number(r.tier) }));
+        limit ${limit} offset ${offset}`;
 }
 
 /**

@@ -12,6 +12,8 @@ export interface SearchCursor {
   m?: number;
   t: number;
   h: string;
+  /** The tier `o` counts in, when a query with very many candidates is ranked tier by tier. */
+  k?: number;
   /** Set when meaning took part in the first page (later pages leave out what it brought). */
   f?: number;
 }
@@ -44,9 +46,10 @@ export function decodeCursor(raw: string, hash: string): SearchCursor {
     !isCount(c.o) ||
     !isCount(c.t) ||
     (c.m !== undefined && !isCount(c.m)) ||
+    (c.k !== undefined && c.k !== 1 && c.k !== 2 && c.k !== 3) ||
     typeof c.h !== 'string'
   )
     throw badRequest(BAD_CURSOR);
   if (c.h !== hash) throw badRequest(OTHER_SEARCH_CURSOR);
-  return { o: c.o, m: c.m, t: c.t, h: c.h, f: c.f === 1 ? 1 : undefined };
+  return { o: c.o, m: c.m, k: c.k, t: c.t, h: c.h, f: c.f === 1 ? 1 : undefined };
 }

@@ -12,7 +12,9 @@ export interface SearchEntry {
 }
 
 /** A row's index columns as read back, to take its counts out of the user's totals. */
-export type StoredEntry = Pick<SearchEntry, 'searchWords' | 'searchLen'> & { searchKey: string | null };
+export type StoredEntry = Pick<SearchEntry, 'searchGrams' | 'searchWords' | 'searchLen'> & {
+  searchKey: string | null;
+};
 
 /** The most a count holds (search_tf is a smallint). */
 const MAX_TF = 32_767;
@@ -52,4 +54,4 @@ export function buildEntry(
 }
 
 /** An empty index: what a row holds before it is indexed. */
-export const NO_ENTRY: StoredEntry = { searchWords: [], searchLen: 0, searchKey: null };
+export const NO_ENTRY: StoredEntry = { searchGrams: [], searchWords: [], searchLen: 0, searchKey: null };

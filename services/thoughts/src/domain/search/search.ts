@@ -12,6 +12,7 @@ import {
   periodRows,
   rankAnyTerms,
   rankCandidates,
+  tierCandidates,
   rarestTerms,
   rowsByIds,
   sameDayEarlierYears,
@@ -42,12 +43,18 @@ export interface SearchDeps {
 }
 
 /**
- * Up to this many candidates, the first page decrypts them all to count the real matches. Beyond,
- * the total is the index's count of candidates: for a query of four characters or more a rare
- * thought holding all its trigrams apart (not the text itself) is counted too. Every hit shown is
- * checked against the decrypted text whatever the count.
+ * Up to this many candidates, the first page of a query of four characters or more decrypts them
+ * all to count the real matches. Beyond, the total is the index's count of candidates, and a rare
+ * thought holding all the query's trigrams apart (not the text itself) is counted too. Up to three
+ * characters the candidates are exact (their count is the gram's document frequency). Every hit
+ * shown is checked against the decrypted text whatever the count.
  */
 export const VERIFY_ALL_LIMIT = 2000;
+/**
+ * Beyond this many candidates, a tier is ordered newest first instead of by BM25: a word that
+ * common weighs next to nothing, and scoring every candidate would cost more than the page.
+ */
+export const RANK_ALL_LIMIT = 5000;
 /** How deep the word and meaning results go into the first page's fusion. */
 const FUSE_DEPTH = 50;
 /** Reciprocal rank fusion's constant. */
@@ -86,6 +93,24 @@ export function fuseRanks(first: number[], second: number[]): number[] {
 
 const distinct = <T>(xs: T[]) => [...new Set(xs)];
 
+/** A query as the index runs it (see planQuery). */
+interface Plan {
+  q: SubstringQuery;
+  folded: string;
+  /** At most this many candidates. */
+  bound: number;
+  /** Whether `bound` is the number of candidates. */
+  exact: boolean;
+  /** Many candidates: each tier newest first (see RANK_ALL_LIMIT). */
+  tiered: boolean;
+}
+
+/** Where word results continue: the rank `o`, within tier `k` when ranked tier by tier. */
+interface WordPosition {
+  o: number;
+  k?: number;
+}
+
 export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchDeps) {
   const present = (row: ThoughtListRow) => presentThought(row, cipher, tags);
 
@@ -98,67 +123,96 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchD
     });
   }
 
-  /** What the index is asked for a folded query: its grams, words and stems, hashed for this user. */
-  async function substringQuery(
+  /**
+   * What the index is asked for a folded query (its grams, words and stems, hashed for this user),
+   * with at most how many candidates it has (the fewest thoughts holding one of its grams) and
+   * whether that number is exact (a query of up to three characters is its own gram).
+   */
+  async function planQuery(
     userId: number,
     folded: string,
     range?: { start: string; end: string },
-  ): Promise<SubstringQuery> {
+  ): Promise<Plan> {
     const words = distinct(wordsOf(folded));
     const stems = distinct(words.map((w) => hashes.stem(userId, stemOf(w))));
-    const [df, stats] = await Promise.all([termFrequencies(db, userId, stems), userStats(db, userId)]);
+    const grams = queryGrams(folded).map((g) => hashes.gram(userId, g));
+    const [df, stats] = await Promise.all([
+      termFrequencies(db, userId, [...stems, ...grams]),
+      userStats(db, userId),
+    ]);
+    // No grams (a query that folds to nothing): every thought, about as many as are indexed.
+    const bound = grams.length === 0 ? stats.docs : Math.min(...grams.map((g) => df.get(g) ?? 0));
     return {
-      grams: queryGrams(folded).map((g) => hashes.gram(userId, g)),
-      words: words.map((w) => hashes.word(userId, w)),
-      stems,
-      weights: weigh(stems, df, stats),
-      range,
+      q: {
+        grams,
+        words: words.map((w) => hashes.word(userId, w)),
+        stems,
+        weights: weigh(stems, df, stats),
+        range,
+      },
+      folded,
+      bound,
+      exact: grams.length === 1 && Array.from(folded).length <= 3 && !folded.includes('\n') && !range,
+      tiered: bound > RANK_ALL_LIMIT,
     };
   }
 
+  /** One round of candidates from a position, in rank order. */
+  async function candidatesFrom(
+    userId: number,
+    plan: Plan,
+    tier: number | undefined,
+    at: number,
+    size: number,
+  ) {
+    if (tier === undefined) return (await rankCandidates(db, userId, plan.q, at, size)).map((r) => r.id);
+    return tierCandidates(db, userId, plan.q, tier as 1 | 2 | 3, at, size);
+  }
+
   /**
-   * Verified word results from raw rank `offset`: up to `want` hits, and where the next page starts
-   * (the raw rank of the first verified hit after them), or null when there is none.
+   * Verified word results from a position: up to `want` hits, and where the next page starts (the
+   * position of the first verified hit after them), or null when there is none.
    */
   async function verifiedFrom(
     userId: number,
-    q: SubstringQuery,
-    folded: string,
-    offset: number,
+    plan: Plan,
+    from: WordPosition,
     want: number,
     skip: Set<number> = new Set(),
-  ): Promise<{ hits: SearchHit[]; next: number | null }> {
+  ): Promise<{ hits: SearchHit[]; next: WordPosition | null }> {
     const hits: SearchHit[] = [];
-    let at = offset;
+    let tier = plan.tiered ? (from.k ?? 1) : undefined;
+    let at = from.o;
+    // Candidates that fail the check are skipped: each round asks for twice as many (up to 8×).
+    let size = Math.max(want + 5, 10);
     for (;;) {
-      const size = Math.max(want + 1 - hits.length + 4, 10);
-      const ranked = await rankCandidates(db, userId, q, at, size);
-      const thoughts = new Map(
-        (
-          await presentIds(
-            userId,
-            ranked.map((r) => r.id),
-          )
-        ).map((t) => [t.id, t]),
-      );
-      for (const [i, { id }] of ranked.entries()) {
+      const ids = await candidatesFrom(userId, plan, tier, at, size);
+      const thoughts = new Map((await presentIds(userId, ids)).map((t) => [t.id, t]));
+      for (const [i, id] of ids.entries()) {
         const thought = thoughts.get(id);
-        if (!thought || skip.has(id) || !matches(thought, folded)) continue;
-        if (hits.length === want) return { hits, next: at + i };
-        hits.push(wordHit(thought, folded));
+        if (!thought || skip.has(id) || !matches(thought, plan.folded)) continue;
+        if (hits.length === want) return { hits, next: { o: at + i, k: tier } };
+        hits.push(wordHit(thought, plan.folded));
       }
-      if (ranked.length < size) return { hits, next: null };
-      at += ranked.length;
+      if (ids.length === size) at += ids.length;
+      else if (tier === undefined || tier === 3) return { hits, next: null };
+      else {
+        tier += 1;
+        at = 0;
+      }
+      size = Math.min(size * 2, (want + 5) * 8);
     }
   }
 
   /** How many thoughts match (see VERIFY_ALL_LIMIT for when this is the index's count). */
-  async function wordTotal(userId: number, q: SubstringQuery, folded: string): Promise<number> {
-    const candidates = await countCandidates(db, userId, q);
-    const exact = Array.from(folded).length <= 3 && !folded.includes('\n');
-    if (exact || candidates > VERIFY_ALL_LIMIT) return candidates;
-    const rows = await candidateRows(db, userId, q);
-    return rows.filter((row) => matches(present(row), folded)).length;
+  async function wordTotal(userId: number, plan: Plan): Promise<number> {
+    if (plan.exact) return plan.bound;
+    if (plan.bound > VERIFY_ALL_LIMIT) {
+      const candidates = await countCandidates(db, userId, plan.q);
+      if (candidates > VERIFY_ALL_LIMIT) return candidates;
+    }
+    const rows = await candidateRows(db, userId, plan.q);
+    return rows.filter((row) => matches(present(row), plan.folded)).length;
   }
 
   /** Words only: a page of verified hits from the cursor's rank on. */
@@ -171,12 +225,12 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchD
     status: SearchPage['meaning'],
     skip?: Set<number>,
   ): Promise<SearchPage> {
-    const q = await substringQuery(userId, folded);
+    const plan = await planQuery(userId, folded);
     const [page, total] = await Promise.all([
-      verifiedFrom(userId, q, folded, cursor?.o ?? 0, limit, skip),
-      cursor ? cursor.t : wordTotal(userId, q, folded),
+      verifiedFrom(userId, plan, { o: cursor?.o ?? 0, k: cursor?.k }, limit, skip),
+      cursor ? cursor.t : wordTotal(userId, plan),
     ]);
-    const next = page.next === null ? null : encodeCursor({ o: page.next, t: total, h: hash, f: cursor?.f });
+    const next = page.next === null ? null : encodeCursor({ ...page.next, t: total, h: hash, f: cursor?.f });
     return { hits: page.hits, total, nextCursor: next, meaning: status };
   }
 
@@ -193,13 +247,13 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchD
     limit: number,
     found: Array<{ id: number }>,
   ): Promise<SearchPage> {
-    const q = await substringQuery(userId, folded);
+    const plan = await planQuery(userId, folded);
     const meaningIds = found.map((f) => f.id);
     const skip = new Set(meaningIds);
     if (cursor && cursor.m === undefined) return wordsPage(userId, hash, folded, cursor, limit, 'on', skip);
     const [top, total, meaningThoughts] = await Promise.all([
-      verifiedFrom(userId, q, folded, 0, FUSE_DEPTH),
-      cursor ? cursor.t : wordTotal(userId, q, folded),
+      verifiedFrom(userId, plan, { o: 0 }, FUSE_DEPTH),
+      cursor ? cursor.t : wordTotal(userId, plan),
       presentIds(userId, meaningIds),
     ]);
     const hitOf = new Map(top.hits.map((h) => [h.thought.id, h]));
@@ -221,14 +275,20 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchD
       return {
         hits,
         total: grandTotal,
-        nextCursor: encodeCursor({ o: top.next ?? 0, m: from + limit, t: grandTotal, h: hash, f: 1 }),
+        nextCursor: encodeCursor({
+          ...(top.next ?? { o: 0 }),
+          m: from + limit,
+          t: grandTotal,
+          h: hash,
+          f: 1,
+        }),
         meaning: 'on',
       };
     if (top.next === null) return { hits, total: grandTotal, nextCursor: null, meaning: 'on' };
     const shown = new Set([...skip, ...merged.map((h) => h.thought.id)]);
-    const rest = await verifiedFrom(userId, q, folded, top.next, limit - hits.length, shown);
+    const rest = await verifiedFrom(userId, plan, top.next, limit - hits.length, shown);
     const nextCursor =
-      rest.next === null ? null : encodeCursor({ o: rest.next, t: grandTotal, h: hash, f: 1 });
+      rest.next === null ? null : encodeCursor({ ...rest.next, t: grandTotal, h: hash, f: 1 });
     return { hits: [...hits, ...rest.hits], total: grandTotal, nextCursor, meaning: 'on' };
   }
 
@@ -358,12 +418,11 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchD
       .filter(inRange)
       .sort((a, b) => b.date.localeCompare(a.date) || b.id - a.id)
       .slice(0, limit);
-    const q = await substringQuery(userId, folded, range);
+    const plan = await planQuery(userId, folded, range);
     const rest = await verifiedFrom(
       userId,
-      q,
-      folded,
-      0,
+      plan,
+      { o: 0 },
       limit - tagged.length,
       new Set(tagged.map((t) => t.id)),
     );
