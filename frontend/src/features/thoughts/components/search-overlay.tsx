@@ -1,6 +1,6 @@
 import type { Thought } from '@haven/contracts/thoughts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useRef, useState, type RefObject } from 'react';
+import { useCallback, useMemo, useRef, useState, type RefObject } from 'react';
 
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { EditThoughtDialog } from '@/features/thoughts/components/edit-thought-dialog';
@@ -16,7 +16,7 @@ import { useDebouncedValue } from '@/features/thoughts/hooks/use-debounced-value
 import { isFiltering, POPULAR_TAGS, type SearchFilter } from '@/features/thoughts/lib/search-thoughts';
 
 /** Typing waits this long for the next key before searching (it counts in the time to results). */
-const TYPING_PAUSE_MS = 120;
+const TYPING_PAUSE_MS = 80;
 
 interface SearchOverlayProps {
   open: boolean;
@@ -59,22 +59,25 @@ function SearchPanel({
   const search = useSearchThoughts(filter);
   const tags = useTags();
 
-  const pickTag = (picked: string) => {
+  const pickTag = useCallback((picked: string) => {
     setTag(picked);
     setQuery('');
     scrollRoot.current?.scrollTo({ top: 0 });
-  };
+  }, []);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = search;
   const loadMore = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  const pages = search.data?.pages ?? [];
-  const first = pages[0];
-  const seen = new Set<number>();
-  const hits = pages
-    .flatMap((page) => page.hits)
-    .filter(({ thought }) => !seen.has(thought.id) && !!seen.add(thought.id));
+  const pages = search.data?.pages;
+  const first = pages?.[0];
+  // The same array while the pages are the same, so typing does not draw the results again.
+  const hits = useMemo(() => {
+    const seen = new Set<number>();
+    return (pages ?? [])
+      .flatMap((page) => page.hits)
+      .filter(({ thought }) => !seen.has(thought.id) && !!seen.add(thought.id));
+  }, [pages]);
   // Whether the user has any thought at all: known from the unfiltered list once it has loaded.
   const everything = queryClient.getQueryData<{ pages: { total: number }[] }>(
     searchThoughtsQueryKey(UNFILTERED),

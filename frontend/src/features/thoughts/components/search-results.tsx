@@ -1,6 +1,6 @@
 import type { MeaningStatus, SearchHit, Thought } from '@haven/contracts/thoughts';
 import { NotebookPen, SearchX } from 'lucide-react';
-import { useEffect, useRef, type RefObject } from 'react';
+import { memo, useEffect, useRef, type RefObject } from 'react';
 
 import { ThoughtCard } from '@/components/thoughts/thought-card';
 import { Button } from '@/components/ui/button';
@@ -39,7 +39,7 @@ const MEANING_NOTES: Record<Exclude<MeaningStatus, 'on'>, string> = {
  * matches marked, a page at a time: the next page loads as the end of the list scrolls into view
  * (or with 'Load more').
  */
-export function SearchResults({
+export const SearchResults = memo(function SearchResults({
   hits,
   total,
   filtering,
@@ -97,22 +97,7 @@ export function SearchResults({
         </div>
       ) : (
         <>
-          <ul aria-label="Search results" className="flex flex-col gap-3">
-            {hits.map((hit) => (
-              <li key={hit.thought.id}>
-                <ThoughtCard
-                  thought={hit.thought}
-                  onOpen={onOpen}
-                  onTag={onTag}
-                  showDate
-                  highlights={hit.highlights}
-                  matchedTags={hit.matchedTags}
-                  note={hit.match === 'meaning' ? 'by meaning' : undefined}
-                  renderExpanded={() => <RelatedThoughts thought={hit.thought} onOpen={onOpen} />}
-                />
-              </li>
-            ))}
-          </ul>
+          <ResultList hits={hits} onOpen={onOpen} onTag={onTag} />
           <div ref={sentinel} aria-hidden="true" />
           {moreError !== null && <p className="text-sm text-destructive">{moreError}</p>}
           {hasMore && (
@@ -124,4 +109,38 @@ export function SearchResults({
       )}
     </section>
   );
-}
+});
+
+/**
+ * The result cards, drawn again only when the results change (not as the heading or the text
+ * does), so typing and the search's start are not held up by redrawing them.
+ */
+const ResultList = memo(function ResultList({
+  hits,
+  onOpen,
+  onTag,
+}: {
+  hits: SearchHit[];
+  onOpen: (thought: Thought) => void;
+  onTag: (tag: string) => void;
+}) {
+  return (
+    <ul aria-label="Search results" className="flex flex-col gap-3">
+      {hits.map((hit) => (
+        // Cards out of view are laid out only when scrolled to.
+        <li key={hit.thought.id} className="[contain-intrinsic-size:auto_8rem] [content-visibility:auto]">
+          <ThoughtCard
+            thought={hit.thought}
+            onOpen={onOpen}
+            onTag={onTag}
+            showDate
+            highlights={hit.highlights}
+            matchedTags={hit.matchedTags}
+            note={hit.match === 'meaning' ? 'by meaning' : undefined}
+            renderExpanded={() => <RelatedThoughts thought={hit.thought} onOpen={onOpen} />}
+          />
+        </li>
+      ))}
+    </ul>
+  );
+});
