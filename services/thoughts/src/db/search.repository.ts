@@ -190,19 +190,19 @@ type Candidates = Pick<SubstringQuery, 'grams' | 'range'>;
  * are the user's own, so the GIN index finds their rows only (a collision is dropped by the owner
  * check). `byDate` leaves the owner plain for walking the (user_id, date) index.
  */
-function candidatesOf(userId: number, q: Candidates, byDate = false): SQL {
+function candidatesOf(userId: number, q: Candidates, byDate = false): { all: SQL; ownerless: SQL } {
   const useGin = q.grams.length > 0 && !byDate;
   const owner = useGin ? sql`thoughts.user_id + 0 = ${userId}` : sql`thoughts.user_id = ${userId}`;
   const grams = q.grams.length > 0 ? sql` and thoughts.search_grams @> ${intArray(q.grams)}` : sql``;
   const range = q.range ? sql` and thoughts.local_date between ${q.range.start} and ${q.range.end}` : sql``;
-  return sql`${owner}${grams}${range}`;
+  return { all: sql`${owner}${grams}${range}`, ownerless: sql`true${grams}${range}` };
 }
 
 /** How many of the user's thoughts hold every gram of the query. */
 export async function countCandidates(db: DbOrTx, userId: number, q: Candidates) {
   const [row] = await rowsOf(
     db,
-    sql`select count(*)::int as n from thoughts.thoughts where ${candidatesOf(userId, q)}`,
+    sql`select count(*)::int as n from thoughts.thoughts where ${candidatesOf(userId, q).all}`,
   );
   return Number(row?.n ?? 0);
 }
@@ -217,7 +217,7 @@ export function candidateRows(db: DbOrTx, userId: number, q: Candidates) {
       legacyTags: thoughts.legacyTags,
     })
     .from(thoughts)
-    .where(candidatesOf(userId, q));
+    .where(candidatesOf(userId, q).all);
 }
 
 export interface RankedId {
@@ -267,13 +267,20 @@ export async function tierCandidates(
   // Walking the date index finds the newest of a large tier after a few rows, but reads every row
   // of a small one: a small tier is found through the GIN indexes and sorted (`+ interval '0'`
   // keeps the planner from walking the date index).
-  const order = walk ? sql`thoughts.date desc` : sql`thoughts.date + interval '0' desc`;
-  const rows = await rowsOf(
-    db,
-    sql`select thoughts.id from thoughts.thoughts
-        where ${candidatesOf(userId, q, walk)} and ${tierCondition(q, tier)}
-        order by ${order}, thoughts.id desc limit ${limit} offset ${offset}`,
-  );
+  // The walk is forced by its shape: the inner query (kept whole by `offset 0`) reads the user's
+  // rows newest first from the (user_id, date) index, and stops once the outer limit is reached.
+  const statement = walk
+    ? sql`select id from (
+            select thoughts.id, thoughts.search_grams, thoughts.search_words, thoughts.local_date
+            from thoughts.thoughts
+            where thoughts.user_id = ${userId}
+            order by thoughts.date desc, thoughts.id desc offset 0) as thoughts
+          where ${candidatesOf(userId, q, true).ownerless} and ${tierCondition(q, tier)}
+          limit ${limit} offset ${offset}`
+    : sql`select thoughts.id from thoughts.thoughts
+          where ${candidatesOf(userId, q).all} and ${tierCondition(q, tier)}
+          order by thoughts.date + interval '0' desc, thoughts.id desc limit ${limit} offset ${offset}`;
+  const rows = await rowsOf(db, statement);
   return rows.map((r) => Number(r.id));
 }
 
@@ -285,7 +292,7 @@ export function rankSql(userId: number, q: SubstringQuery, offset: number, limit
       : sql`case when thoughts.search_words @> ${intArray(q.words)} then 1
                  when thoughts.search_words @> ${intArray(q.stems)} then 2 else 3 end`;
   return sql`select thoughts.id, ${tier} as tier, ${bm25(q.weights)} as score
-        from thoughts.thoughts where ${candidatesOf(userId, q)}
+        from thoughts.thoughts where ${candidatesOf(userId, q).all}
         order by tier, score desc, thoughts.date desc, thoughts.id desc
         limit ${limit} offset ${offset}`;
 }

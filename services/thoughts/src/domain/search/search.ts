@@ -59,6 +59,8 @@ export const VERIFY_ALL_LIMIT = 300;
  * common weighs next to nothing, and scoring every candidate would cost more than the page.
  */
 export const RANK_ALL_LIMIT = 1000;
+/** Candidates one page checks at most before it answers with fewer hits (see verifiedFrom). */
+const SCAN_LIMIT = 1000;
 /** How deep the word and meaning results go into the first page's fusion. */
 const FUSE_DEPTH = 50;
 /** Reciprocal rank fusion's constant. */
@@ -247,8 +249,10 @@ function searchOver({
     let at = from.o;
     // Candidates that fail the check are skipped: each round asks for twice as many (up to 8×).
     let size = Math.max(want + 5, 10);
+    let scanned = 0;
     for (;;) {
       const ids = await candidatesFrom(userId, plan, tier, at, size);
+      scanned += ids.length;
       const thoughts = new Map((await presentIds(userId, ids)).map((t) => [t.id, t]));
       for (const [i, id] of ids.entries()) {
         const thought = thoughts.get(id);
@@ -262,6 +266,10 @@ function searchOver({
         tier = skipEmpty(tier + 1);
         at = 0;
       }
+      // Bounded work per page: past SCAN_LIMIT candidates that mostly fail the check (a phrase of
+      // common words), the page ends with what it found and its cursor goes on from there.
+      if (scanned >= SCAN_LIMIT && (hits.length > 0 || scanned >= 4 * SCAN_LIMIT))
+        return { hits, next: { o: at, k: tier } };
       size = Math.min(size * 2, (want + 5) * 8);
     }
   }
