@@ -11,7 +11,6 @@ const rowsOf = async (db: DbOrTx, statement: SQL): Promise<Row[]> =>
 
 /** An int[] (or float8[]) parameter, as one array literal whichever driver runs it. */
 const intArray = (xs: number[]) => sql`${`{${xs.join(',')}}`}::int[]`;
-const floatArray = (xs: number[]) => sql`${`{${xs.join(',')}}`}::float8[]`;
 
 /** The index columns written with a thought. */
 export interface IndexColumns {
@@ -164,9 +163,13 @@ export interface WeightedTerms {
 /** BM25 (k1 1.2, b 0.75) of a row over the weighted terms, tf read from the row's parallel arrays. */
 function bm25(w: WeightedTerms): SQL {
   if (w.terms.length === 0) return sql`0::float8`;
-  return sql`coalesce((select sum(u.idf * tf.v * 2.2 / (tf.v + 1.2 * (0.25 + 0.75 * thoughts.search_len / ${w.avgLen}::float8)))
-    from unnest(${intArray(w.terms)}, ${floatArray(w.idf)}) as u(h, idf)
-    cross join lateral (select thoughts.search_tf[array_position(thoughts.search_words, u.h)]::float8 as v) tf), 0)`;
+  // One plain expression per term (no subquery per row): idf · tf · (k1 + 1) / (tf + k1 · norm).
+  const norm = sql`(1.2 * (0.25 + 0.75 * thoughts.search_len / ${w.avgLen}::float8))`;
+  const parts = w.terms.map((term, i) => {
+    const tf = sql`coalesce(thoughts.search_tf[array_position(thoughts.search_words, ${term}::int)], 0)::float8`;
+    return sql`(${w.idf[i]!}::float8 * ${tf} * 2.2 / (${tf} + ${norm}))`;
+  });
+  return sql.join(parts, sql` + `);
 }
 
 /** What a substring search asks of the index. */
