@@ -308,16 +308,25 @@ export async function rankAnyTerms(
   db: DbOrTx,
   userId: number,
   w: WeightedTerms,
-  opts: { limit: number; start?: string; end?: string; exclude?: number },
+  opts: {
+    limit: number;
+    start?: string;
+    end?: string;
+    exclude?: number;
+    /** The rows to score: holding all of these terms, or any (default: any of the weighted ones). */
+    holding?: { terms: number[]; all: boolean };
+  },
 ): Promise<number[]> {
   if (w.terms.length === 0) return [];
+  const holding = opts.holding ?? { terms: w.terms, all: false };
   const range =
     opts.start && opts.end ? sql` and thoughts.local_date between ${opts.start} and ${opts.end}` : sql``;
   const exclude = opts.exclude !== undefined ? sql` and thoughts.id <> ${opts.exclude}` : sql``;
   const rows = await rowsOf(
     db,
     sql`select thoughts.id, ${bm25(w)} as score from thoughts.thoughts
-        where thoughts.user_id + 0 = ${userId} and thoughts.search_words && ${intArray(w.terms)}${range}${exclude}
+        where thoughts.user_id + 0 = ${userId}
+          and thoughts.search_words ${holding.all ? sql`@>` : sql`&&`} ${intArray(holding.terms)}${range}${exclude}
         order by score desc, thoughts.date desc, thoughts.id desc limit ${opts.limit}`,
   );
   return rows.map((r) => Number(r.id));

@@ -59,6 +59,8 @@ export const VERIFY_ALL_LIMIT = 300;
  * common weighs next to nothing, and scoring every candidate would cost more than the page.
  */
 export const RANK_ALL_LIMIT = 1000;
+/** Thoughts the assistant's "any of these words" scores at most before it narrows (rankByWords). */
+const ANY_WORDS_SCORED = 3000;
 /** Candidates one page checks at most before it answers with fewer hits (see verifiedFrom). */
 const SCAN_LIMIT = 1000;
 /** How deep the word and meaning results go into the first page's fusion. */
@@ -507,6 +509,38 @@ function searchOver({
     return [...tagged, ...rest.hits.map((h) => h.thought)];
   }
 
+  /**
+   * The best BM25 over the query's terms among thoughts holding any of them, without scoring every
+   * such thought when the words are common: the thoughts holding all of them first (they score
+   * highest), then those holding any of the rarer ones (up to ANY_WORDS_SCORED thoughts' worth).
+   */
+  async function rankByWords(
+    userId: number,
+    weights: WeightedTerms,
+    df: Map<number, number>,
+    limit: number,
+    range?: { start: string; end: string },
+  ): Promise<number[]> {
+    const byRarity = [...weights.terms].sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0));
+    const sum = byRarity.reduce((n, t) => n + (df.get(t) ?? 0), 0);
+    if (sum <= ANY_WORDS_SCORED) return rankAnyTerms(db, userId, weights, { limit, ...range });
+    const all = await rankAnyTerms(db, userId, weights, {
+      limit,
+      ...range,
+      holding: { terms: weights.terms, all: true },
+    });
+    if (all.length >= limit) return all;
+    // The rarest term always; the next ones while their thoughts fit in the budget.
+    let budget = ANY_WORDS_SCORED - (df.get(byRarity[0]!) ?? 0);
+    const rarer = [byRarity[0]!, ...byRarity.slice(1).filter((t) => (budget -= df.get(t) ?? 0) >= 0)];
+    const any = await rankAnyTerms(db, userId, weights, {
+      limit,
+      ...range,
+      holding: { terms: rarer, all: false },
+    });
+    return distinct([...all, ...any]).slice(0, limit);
+  }
+
   /** Any of the words (stems), BM25 over them, fused with meaning when it answers. */
   async function anyWords(
     userId: number,
@@ -518,7 +552,7 @@ function searchOver({
     const stems = distinct(words.map((w) => hashes.stem(userId, stemOf(w))));
     const [df, stats] = await Promise.all([termFrequencies(db, userId, stems), userStats(db, userId)]);
     const [byWords, byMeaning] = await Promise.all([
-      rankAnyTerms(db, userId, weigh(stems, df, stats), { limit, ...range }),
+      rankByWords(userId, weigh(stems, df, stats), df, limit, range),
       meaning
         ? meaning.search(userId, text, limit).catch((err: unknown) => {
             log.warn({ err }, 'search by meaning did not answer; words only');
