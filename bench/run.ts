@@ -11,6 +11,7 @@ import { benchIntegrations } from './integrations.bench';
 import { benchLighthouse } from './lighthouse';
 import { benchPortability } from './portability.bench';
 import { benchReplicas } from './replicas.bench';
+import { benchSearch } from './search.bench';
 import { benchThoughts } from './thoughts.bench';
 
 console.log(
@@ -18,6 +19,7 @@ console.log(
 );
 await benchGateway();
 await benchThoughts();
+await benchSearch();
 await benchInsights();
 await benchAssistant();
 await benchIntegrations();

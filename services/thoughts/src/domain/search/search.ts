@@ -1,7 +1,8 @@
 import type { InternalSearchQuery } from '@haven/contracts/internal';
 import type { RelatedAnswer, SearchHit, SearchPage, SearchQuery, Thought } from '@haven/contracts/thoughts';
 import type { FieldCipher } from '@haven/kit/crypto';
-import type { Db } from '@haven/kit/db';
+import type { Db, DbOrTx } from '@haven/kit/db';
+import { sql } from 'drizzle-orm';
 import { notFound } from '@haven/kit/errors';
 import type { Logger } from '@haven/kit/logger';
 import {
@@ -23,7 +24,7 @@ import {
   type WeightedTerms,
 } from '../../db/search.repository';
 import { idsWithTagToken, type ThoughtListRow } from '../../db/thoughts.repository';
-import { presentThought } from '../present';
+import { contentContext, presentThought, withoutVoiceMarker } from '../present';
 import { normaliseTag, type TagSealer } from '../tags';
 import { decodeCursor, encodeCursor, searchHash, type SearchCursor } from './cursor';
 import { foldText } from './fold';
@@ -40,21 +41,28 @@ export interface SearchDeps {
   /** Search by meaning, or null when no embeddings model is configured. */
   meaning: MeaningSearch | null;
   log: Logger;
+  /** VERIFY_ALL_LIMIT and RANK_ALL_LIMIT, smaller in tests so every path runs on a few thoughts. */
+  limits?: { verifyAll: number; rankAll: number };
 }
 
 /**
- * Up to this many candidates, the first page of a query of four characters or more decrypts them
+ * Up to this many candidates (decrypting one costs ≈ 30 µs), the first page of a query of four
+ * characters or more decrypts them
  * all to count the real matches. Beyond, the total is the index's count of candidates, and a rare
  * thought holding all the query's trigrams apart (not the text itself) is counted too. Up to three
  * characters the candidates are exact (their count is the gram's document frequency). Every hit
  * shown is checked against the decrypted text whatever the count.
  */
-export const VERIFY_ALL_LIMIT = 2000;
+export const VERIFY_ALL_LIMIT = 300;
 /**
  * Beyond this many candidates, a tier is ordered newest first instead of by BM25: a word that
  * common weighs next to nothing, and scoring every candidate would cost more than the page.
  */
-export const RANK_ALL_LIMIT = 5000;
+export const RANK_ALL_LIMIT = 1000;
+/** Thoughts the assistant's "any of these words" scores at most before it narrows (rankByWords). */
+const ANY_WORDS_SCORED = 3000;
+/** Candidates one page checks at most before it answers with fewer hits (see verifiedFrom). */
+const SCAN_LIMIT = 1000;
 /** How deep the word and meaning results go into the first page's fusion. */
 const FUSE_DEPTH = 50;
 /** Reciprocal rank fusion's constant. */
@@ -93,16 +101,37 @@ export function fuseRanks(first: number[], second: number[]): number[] {
 
 const distinct = <T>(xs: T[]) => [...new Set(xs)];
 
+/**
+ * About how many candidates hold all the words (tier 1), all the stems but not the words (2), or
+ * neither (3), from the document frequencies: exact for one word, an estimate for more.
+ */
+function tierSizes(
+  bound: number,
+  words: number[],
+  stems: number[],
+  df: Map<number, number>,
+): [number, number, number] {
+  if (words.length === 0) return [0, 0, bound];
+  const fewest = (terms: number[]) => Math.min(...terms.map((t) => df.get(t) ?? 0));
+  const withWords = Math.min(bound, fewest(words));
+  const withStems = Math.min(bound, Math.max(fewest(stems), withWords));
+  return [withWords, withStems - withWords, bound - withStems];
+}
+
 /** A query as the index runs it (see planQuery). */
 interface Plan {
   q: SubstringQuery;
   folded: string;
-  /** At most this many candidates. */
+  /** How many candidates (about, with no grams or a date range). */
   bound: number;
-  /** Whether `bound` is the number of candidates. */
+  /** Whether `bound` is exactly the number of candidates by the index's own count. */
   exact: boolean;
   /** Many candidates: each tier newest first (see RANK_ALL_LIMIT). */
   tiered: boolean;
+  /** About how many candidates each tier has (which way to find its newest). */
+  tierSizes: [number, number, number];
+  /** How many thoughts the user has indexed. */
+  docs: number;
 }
 
 /** Where word results continue: the rank `o`, within tier `k` when ranked tier by tier. */
@@ -111,7 +140,40 @@ interface WordPosition {
   k?: number;
 }
 
-export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchDeps) {
+/**
+ * The search domain. Each call runs in one read transaction that keeps the planner off sequential
+ * scans and JIT: it cannot see that a scan decompresses every row's grams (the GIN indexes are
+ * much cheaper), and compiling a plan costs more than these queries.
+ */
+export function createSearch(deps: SearchDeps) {
+  const within = <T>(fn: (search: ReturnType<typeof searchOver>) => Promise<T>) =>
+    deps.db.transaction(async (tx) => {
+      await tx.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`);
+      return fn(searchOver({ ...deps, db: tx }));
+    });
+  return {
+    /** GET /api/thoughts/search: a tag, a text, or neither (every thought, newest first). */
+    page: (userId: number, query: SearchQuery) => within((s) => s.page(userId, query)),
+    /** The assistant's lookup (see InternalSearchQuery), best first. */
+    internal: (userId: number, query: InternalSearchQuery) => within((s) => s.internal(userId, query)),
+    /** Thoughts most like one of the user's: by meaning when it has a vector, else by rare words. */
+    related: (userId: number, id: number, limit: number) => within((s) => s.related(userId, id, limit)),
+    /** The same month and day in earlier years, the latest year first. */
+    onThisDay: (userId: number, date: string) => within((s) => s.onThisDay(userId, date)),
+  };
+}
+export type Search = ReturnType<typeof createSearch>;
+
+function searchOver({
+  db,
+  cipher,
+  tags,
+  hashes,
+  meaning,
+  log,
+  limits,
+}: Omit<SearchDeps, 'db'> & { db: DbOrTx }) {
+  const { verifyAll, rankAll } = limits ?? { verifyAll: VERIFY_ALL_LIMIT, rankAll: RANK_ALL_LIMIT };
   const present = (row: ThoughtListRow) => presentThought(row, cipher, tags);
 
   /** The user's thoughts of these ids, presented, in the order given (absent ones left out). */
@@ -136,24 +198,28 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchD
     const words = distinct(wordsOf(folded));
     const stems = distinct(words.map((w) => hashes.stem(userId, stemOf(w))));
     const grams = queryGrams(folded).map((g) => hashes.gram(userId, g));
+    const wordTerms = words.map((w) => hashes.word(userId, w));
     const [df, stats] = await Promise.all([
-      termFrequencies(db, userId, [...stems, ...grams]),
+      termFrequencies(db, userId, [...stems, ...grams, ...wordTerms]),
       userStats(db, userId),
     ]);
-    // No grams (a query that folds to nothing): every thought, about as many as are indexed.
-    const bound = grams.length === 0 ? stats.docs : Math.min(...grams.map((g) => df.get(g) ?? 0));
+    const q = { grams, words: wordTerms, stems, weights: weigh(stems, df, stats), range };
+    const exact = grams.length === 1 && Array.from(folded).length <= 3 && !folded.includes('\n') && !range;
+    // Up to three characters the gram's count is the candidates'; beyond, count them (the GIN
+    // index intersects the trigrams), and with no grams (a query folding to nothing) it is all.
+    const bound = exact
+      ? (df.get(grams[0]!) ?? 0)
+      : grams.length === 0
+        ? stats.docs
+        : await countCandidates(db, userId, q);
     return {
-      q: {
-        grams,
-        words: words.map((w) => hashes.word(userId, w)),
-        stems,
-        weights: weigh(stems, df, stats),
-        range,
-      },
+      q,
       folded,
       bound,
-      exact: grams.length === 1 && Array.from(folded).length <= 3 && !folded.includes('\n') && !range,
-      tiered: bound > RANK_ALL_LIMIT,
+      exact,
+      tiered: bound > rankAll,
+      tierSizes: tierSizes(bound, wordTerms, stems, df),
+      docs: stats.docs,
     };
   }
 
@@ -166,7 +232,11 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchD
     size: number,
   ) {
     if (tier === undefined) return (await rankCandidates(db, userId, plan.q, at, size)).map((r) => r.id);
-    return tierCandidates(db, userId, plan.q, tier as 1 | 2 | 3, at, size);
+    const t = tier as 1 | 2 | 3;
+    // Walk the date index only when a tier is a tenth of the thoughts or more: about ten rows are
+    // read per hit then; for a rarer tier the GIN indexes and a sort cost less.
+    const tierSize = plan.tierSizes[t - 1]!;
+    return tierCandidates(db, userId, plan.q, t, at, size, tierSize > rankAll && tierSize * 10 >= plan.docs);
   }
 
   /**
@@ -181,12 +251,16 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchD
     skip: Set<number> = new Set(),
   ): Promise<{ hits: SearchHit[]; next: WordPosition | null }> {
     const hits: SearchHit[] = [];
-    let tier = plan.tiered ? (from.k ?? 1) : undefined;
+    // A tier 1 or 2 with no candidates (a word or stem no thought holds) is not even asked.
+    const skipEmpty = (t: number): number => (t < 3 && plan.tierSizes[t - 1] === 0 ? skipEmpty(t + 1) : t);
+    let tier = plan.tiered ? skipEmpty(from.k ?? 1) : undefined;
     let at = from.o;
     // Candidates that fail the check are skipped: each round asks for twice as many (up to 8×).
     let size = Math.max(want + 5, 10);
+    let scanned = 0;
     for (;;) {
       const ids = await candidatesFrom(userId, plan, tier, at, size);
+      scanned += ids.length;
       const thoughts = new Map((await presentIds(userId, ids)).map((t) => [t.id, t]));
       for (const [i, id] of ids.entries()) {
         const thought = thoughts.get(id);
@@ -197,22 +271,28 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchD
       if (ids.length === size) at += ids.length;
       else if (tier === undefined || tier === 3) return { hits, next: null };
       else {
-        tier += 1;
+        tier = skipEmpty(tier + 1);
         at = 0;
       }
+      // Bounded work per page: past SCAN_LIMIT candidates that mostly fail the check (a phrase of
+      // common words), the page ends with what it found and its cursor goes on from there.
+      if (scanned >= SCAN_LIMIT && (hits.length > 0 || scanned >= 4 * SCAN_LIMIT))
+        return { hits, next: { o: at, k: tier } };
       size = Math.min(size * 2, (want + 5) * 8);
     }
   }
 
   /** How many thoughts match (see VERIFY_ALL_LIMIT for when this is the index's count). */
   async function wordTotal(userId: number, plan: Plan): Promise<number> {
-    if (plan.exact) return plan.bound;
-    if (plan.bound > VERIFY_ALL_LIMIT) {
-      const candidates = await countCandidates(db, userId, plan.q);
-      if (candidates > VERIFY_ALL_LIMIT) return candidates;
-    }
+    if (plan.exact || plan.bound > verifyAll) return plan.bound;
     const rows = await candidateRows(db, userId, plan.q);
-    return rows.filter((row) => matches(present(row), plan.folded)).length;
+    // The content first; the tags (another decryption) only when it does not hold the query.
+    return rows.filter(
+      (row) =>
+        foldText(withoutVoiceMarker(cipher.decrypt(row.contentEnc, contentContext(userId)))).includes(
+          plan.folded,
+        ) || tags.open(row).some((tag) => foldText(tag).includes(plan.folded)),
+    ).length;
   }
 
   /** Words only: a page of verified hits from the cursor's rank on. */
@@ -429,6 +509,38 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchD
     return [...tagged, ...rest.hits.map((h) => h.thought)];
   }
 
+  /**
+   * The best BM25 over the query's terms among thoughts holding any of them, without scoring every
+   * such thought when the words are common: the thoughts holding all of them first (they score
+   * highest), then those holding any of the rarer ones (up to ANY_WORDS_SCORED thoughts' worth).
+   */
+  async function rankByWords(
+    userId: number,
+    weights: WeightedTerms,
+    df: Map<number, number>,
+    limit: number,
+    range?: { start: string; end: string },
+  ): Promise<number[]> {
+    const byRarity = [...weights.terms].sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0));
+    const sum = byRarity.reduce((n, t) => n + (df.get(t) ?? 0), 0);
+    if (sum <= ANY_WORDS_SCORED) return rankAnyTerms(db, userId, weights, { limit, ...range });
+    const all = await rankAnyTerms(db, userId, weights, {
+      limit,
+      ...range,
+      holding: { terms: weights.terms, all: true },
+    });
+    if (all.length >= limit) return all;
+    // The rarest term always; the next ones while their thoughts fit in the budget.
+    let budget = ANY_WORDS_SCORED - (df.get(byRarity[0]!) ?? 0);
+    const rarer = [byRarity[0]!, ...byRarity.slice(1).filter((t) => (budget -= df.get(t) ?? 0) >= 0)];
+    const any = await rankAnyTerms(db, userId, weights, {
+      limit,
+      ...range,
+      holding: { terms: rarer, all: false },
+    });
+    return distinct([...all, ...any]).slice(0, limit);
+  }
+
   /** Any of the words (stems), BM25 over them, fused with meaning when it answers. */
   async function anyWords(
     userId: number,
@@ -440,7 +552,7 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchD
     const stems = distinct(words.map((w) => hashes.stem(userId, stemOf(w))));
     const [df, stats] = await Promise.all([termFrequencies(db, userId, stems), userStats(db, userId)]);
     const [byWords, byMeaning] = await Promise.all([
-      rankAnyTerms(db, userId, weigh(stems, df, stats), { limit, ...range }),
+      rankByWords(userId, weigh(stems, df, stats), df, limit, range),
       meaning
         ? meaning.search(userId, text, limit).catch((err: unknown) => {
             log.warn({ err }, 'search by meaning did not answer; words only');
@@ -460,4 +572,3 @@ export function createSearch({ db, cipher, tags, hashes, meaning, log }: SearchD
       .slice(0, limit);
   }
 }
-export type Search = ReturnType<typeof createSearch>;
