@@ -141,8 +141,9 @@ describe('memory in the app, in Chromium at 390×844', () => {
       // More matches than a page: the rest arrive as the end of the list scrolls into view.
       await field.fill('lighthouse');
       await search.getByRole('heading', { name: `Search Results (${LIGHTHOUSE_VISITS})` }).waitFor();
-      await expect.poll(() => results(page).count()).toBe(20);
-      await results(page).nth(19).scrollIntoViewIfNeeded();
+      // A first page of 10 (drawn sooner), then pages of 20.
+      await expect.poll(() => results(page).count()).toBe(10);
+      await results(page).nth(9).scrollIntoViewIfNeeded();
       await expect.poll(() => results(page).count()).toBe(LIGHTHOUSE_VISITS);
       await expect.poll(() => search.getByRole('button', { name: 'Load more' }).count()).toBe(0);
       await results(page)
@@ -160,7 +161,7 @@ describe('memory in the app, in Chromium at 390×844', () => {
       await search.getByRole('button', { name: `coast, ${LIGHTHOUSE_VISITS} thoughts` }).click();
       expect(await field.inputValue()).toBe('');
       await search.getByRole('heading', { name: `Search Results (${LIGHTHOUSE_VISITS})` }).waitFor();
-      await expect.poll(() => results(page).count()).toBeGreaterThanOrEqual(20);
+      await expect.poll(() => results(page).count()).toBeGreaterThanOrEqual(10);
       await field.pressSequentially('Tom');
       await search.getByRole('heading', { name: 'Search Results (2)' }).waitFor();
 

@@ -5,7 +5,11 @@ import { thoughtsQueryKey } from '@/features/thoughts/api/query-keys';
 import type { SearchFilter } from '@/features/thoughts/lib/search-thoughts';
 import { api } from '@/lib/api';
 
-/** Results asked for at a time; the next page comes as the list is scrolled to its end. */
+/**
+ * Results asked for at a time; the next page comes as the list is scrolled to its end. The first page
+ * is smaller (a phone shows four or five cards), so it is drawn sooner after typing.
+ */
+export const FIRST_PAGE_SIZE = 10;
 export const SEARCH_PAGE_SIZE = 20;
 
 /**
@@ -17,12 +21,10 @@ export async function searchThoughts(
   cursor: string | undefined,
   signal?: AbortSignal,
 ): Promise<SearchPage> {
+  const limit = cursor === undefined ? FIRST_PAGE_SIZE : SEARCH_PAGE_SIZE;
   try {
     return await api(thoughtsContract.search, {
-      query:
-        tag !== null
-          ? { tag, cursor, limit: SEARCH_PAGE_SIZE }
-          : { q: query.trim(), cursor, limit: SEARCH_PAGE_SIZE },
+      query: tag !== null ? { tag, cursor, limit } : { q: query.trim(), cursor, limit },
       noCache: true,
       signal,
     });
