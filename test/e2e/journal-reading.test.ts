@@ -169,7 +169,7 @@ describe('reading and hearing an entry in full, at 390×844', () => {
     await packing.getByRole('button', { name: 'Show more' }).click();
     await packing.getByText('Item 12').scrollIntoViewIfNeeded();
     expect(await packing.getByText('Item 12').isVisible()).toBe(true);
-    expect(await packing.locator('li').count()).toBe(12);
+    expect(await packing.locator('[id$="-content"] li').count()).toBe(12);
     await page.screenshot({ path: shot('timeline-markdown-expanded-light') });
 
     // The link is a control of its own: it opens a tab, not the Edit dialog.

@@ -1,7 +1,7 @@
 import { displayCategory } from '@haven/contracts/common';
-import type { Thought } from '@haven/contracts/thoughts';
+import type { Highlight, Thought } from '@haven/contracts/thoughts';
 import { Mic } from 'lucide-react';
-import { useId, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 
 import { CATEGORY_LABELS } from '@/components/thoughts/thought-categories';
 import { formatShortDay, formatTimeOfDay } from '@/components/thoughts/thought-format';
@@ -25,6 +25,13 @@ interface ThoughtCardProps {
    * own button, not inside it, so each stays a control of its own.
    */
   actions?: ReactNode;
+  /** Search matches in the text to mark, and the tags that matched (shown emphasised). */
+  highlights?: readonly Highlight[];
+  matchedTags?: readonly string[];
+  /** A short word beside the time on why the card is here (a result found "by meaning"). */
+  note?: string;
+  /** What shows under the text while "Show more" has opened it (the related entries). */
+  renderExpanded?: () => ReactNode;
 }
 
 /**
@@ -33,8 +40,19 @@ interface ThoughtCardProps {
  * What has its own action sits above that button: the text's links and "Show more", the player of a
  * voice thought, tag chips. The text is rendered Markdown (see `ThoughtText`).
  */
-export function ThoughtCard({ thought, onOpen, onTag, showDate = false, actions }: ThoughtCardProps) {
+export function ThoughtCard({
+  thought,
+  onOpen,
+  onTag,
+  showDate = false,
+  actions,
+  highlights,
+  matchedTags,
+  note,
+  renderExpanded,
+}: ThoughtCardProps) {
   const id = useId();
+  const [expanded, setExpanded] = useState(false);
   useTimeFormat(); // its time follows the Display setting as soon as it changes
   const time = formatTimeOfDay(thought.date);
   const when = showDate ? `${formatShortDay(thought.localDate)} · ${time}` : time;
@@ -68,6 +86,12 @@ export function ThoughtCard({ thought, onOpen, onTag, showDate = false, actions 
             <span className="sr-only">, voice entry</span>
           </>
         )}
+        {note && (
+          <span className="rounded-full border border-accent/30 px-2 py-0.5 text-[11px] font-medium text-accent">
+            <span className="sr-only">, </span>
+            {note}
+          </span>
+        )}
         <span className="sr-only">, </span>
         <Badge className="ml-auto">{category}</Badge>
       </span>
@@ -84,12 +108,19 @@ export function ThoughtCard({ thought, onOpen, onTag, showDate = false, actions 
           id={`${id}-content`}
           text={thought.content}
           lines={thought.format === 'markdown' ? 6 : 4}
+          highlights={highlights}
+          onExpandedChange={setExpanded}
         />
       )}
       {thought.hasAudio && <ThoughtAudio thoughtId={thought.id} label={`Recording of the ${time} thought`} />}
-      {hasTags && <ThoughtTags id={`${id}-tags`} tags={thought.tags} onTag={onTag} />}
+      {hasTags && (
+        <ThoughtTags id={`${id}-tags`} tags={thought.tags} onTag={onTag} emphasised={matchedTags} />
+      )}
       {actions && (
         <div className="pointer-events-auto relative z-10 flex flex-wrap gap-2 pt-1">{actions}</div>
+      )}
+      {expanded && renderExpanded && (
+        <div className="pointer-events-auto relative z-10">{renderExpanded()}</div>
       )}
     </article>
   );

@@ -1,4 +1,8 @@
 import { Badge } from '@/components/ui/badge';
+import { cn } from '@/lib/utils';
+
+/** A tag that matched the search: accented, and said so. */
+const EMPHASIS = 'bg-mark text-mark-foreground font-semibold';
 
 /**
  * A thought's tags. With `onTag` each chip is a button (a full 44 px target around the small chip)
@@ -8,17 +12,27 @@ export function ThoughtTags({
   id,
   tags,
   onTag,
+  emphasised = [],
 }: {
   id: string;
   tags: string[];
   onTag?: (tag: string) => void;
+  /** Tags that matched a search. */
+  emphasised?: readonly string[];
 }) {
+  const matched = new Set(emphasised.map((tag) => tag.toLowerCase()));
+  const isMatched = (tag: string) => matched.has(tag.toLowerCase());
   if (!onTag) {
     return (
       <span id={id} className="flex flex-wrap gap-1.5">
         <span className="sr-only">Tags: {tags.join(', ')}</span>
         {tags.map((tag) => (
-          <Badge key={tag} variant="secondary" aria-hidden="true" className="max-w-[12rem]">
+          <Badge
+            key={tag}
+            variant="secondary"
+            aria-hidden="true"
+            className={cn('max-w-[12rem]', isMatched(tag) && EMPHASIS)}
+          >
             <span className="truncate">#{tag}</span>
           </Badge>
         ))}
@@ -36,11 +50,16 @@ export function ThoughtTags({
           >
             <Badge
               variant="secondary"
-              className="max-w-full group-hover:bg-accent-soft group-hover:text-accent group-focus-visible:ring-2 group-focus-visible:ring-ring"
+              className={cn(
+                'max-w-full group-hover:bg-accent-soft group-hover:text-accent group-focus-visible:ring-2 group-focus-visible:ring-ring',
+                isMatched(tag) && EMPHASIS,
+              )}
             >
               <span className="truncate">#{tag}</span>
             </Badge>
-            <span className="sr-only">, show thoughts with this tag</span>
+            <span className="sr-only">
+              {isMatched(tag) && ', matches the search'}, show thoughts with this tag
+            </span>
           </button>
         </li>
       ))}

@@ -11,7 +11,6 @@ const rowsOf = async (db: DbOrTx, statement: SQL): Promise<Row[]> =>
 
 /** An int[] (or float8[]) parameter, as one array literal whichever driver runs it. */
 const intArray = (xs: number[]) => sql`${`{${xs.join(',')}}`}::int[]`;
-const floatArray = (xs: number[]) => sql`${`{${xs.join(',')}}`}::float8[]`;
 
 /** The index columns written with a thought. */
 export interface IndexColumns {
@@ -164,9 +163,13 @@ export interface WeightedTerms {
 /** BM25 (k1 1.2, b 0.75) of a row over the weighted terms, tf read from the row's parallel arrays. */
 function bm25(w: WeightedTerms): SQL {
   if (w.terms.length === 0) return sql`0::float8`;
-  return sql`coalesce((select sum(u.idf * tf.v * 2.2 / (tf.v + 1.2 * (0.25 + 0.75 * thoughts.search_len / ${w.avgLen}::float8)))
-    from unnest(${intArray(w.terms)}, ${floatArray(w.idf)}) as u(h, idf)
-    cross join lateral (select thoughts.search_tf[array_position(thoughts.search_words, u.h)]::float8 as v) tf), 0)`;
+  // One plain expression per term (no subquery per row): idf · tf · (k1 + 1) / (tf + k1 · norm).
+  const norm = sql`(1.2 * (0.25 + 0.75 * thoughts.search_len / ${w.avgLen}::float8))`;
+  const parts = w.terms.map((term, i) => {
+    const tf = sql`coalesce(thoughts.search_tf[array_position(thoughts.search_words, ${term}::int)], 0)::float8`;
+    return sql`(${w.idf[i]!}::float8 * ${tf} * 2.2 / (${tf} + ${norm}))`;
+  });
+  return sql.join(parts, sql` + `);
 }
 
 /** What a substring search asks of the index. */
@@ -190,19 +193,19 @@ type Candidates = Pick<SubstringQuery, 'grams' | 'range'>;
  * are the user's own, so the GIN index finds their rows only (a collision is dropped by the owner
  * check). `byDate` leaves the owner plain for walking the (user_id, date) index.
  */
-function candidatesOf(userId: number, q: Candidates, byDate = false): SQL {
+function candidatesOf(userId: number, q: Candidates, byDate = false): { all: SQL; ownerless: SQL } {
   const useGin = q.grams.length > 0 && !byDate;
   const owner = useGin ? sql`thoughts.user_id + 0 = ${userId}` : sql`thoughts.user_id = ${userId}`;
   const grams = q.grams.length > 0 ? sql` and thoughts.search_grams @> ${intArray(q.grams)}` : sql``;
   const range = q.range ? sql` and thoughts.local_date between ${q.range.start} and ${q.range.end}` : sql``;
-  return sql`${owner}${grams}${range}`;
+  return { all: sql`${owner}${grams}${range}`, ownerless: sql`true${grams}${range}` };
 }
 
 /** How many of the user's thoughts hold every gram of the query. */
 export async function countCandidates(db: DbOrTx, userId: number, q: Candidates) {
   const [row] = await rowsOf(
     db,
-    sql`select count(*)::int as n from thoughts.thoughts where ${candidatesOf(userId, q)}`,
+    sql`select count(*)::int as n from thoughts.thoughts where ${candidatesOf(userId, q).all}`,
   );
   return Number(row?.n ?? 0);
 }
@@ -217,7 +220,7 @@ export function candidateRows(db: DbOrTx, userId: number, q: Candidates) {
       legacyTags: thoughts.legacyTags,
     })
     .from(thoughts)
-    .where(candidatesOf(userId, q));
+    .where(candidatesOf(userId, q).all);
 }
 
 export interface RankedId {
@@ -267,13 +270,20 @@ export async function tierCandidates(
   // Walking the date index finds the newest of a large tier after a few rows, but reads every row
   // of a small one: a small tier is found through the GIN indexes and sorted (`+ interval '0'`
   // keeps the planner from walking the date index).
-  const order = walk ? sql`thoughts.date desc` : sql`thoughts.date + interval '0' desc`;
-  const rows = await rowsOf(
-    db,
-    sql`select thoughts.id from thoughts.thoughts
-        where ${candidatesOf(userId, q, walk)} and ${tierCondition(q, tier)}
-        order by ${order}, thoughts.id desc limit ${limit} offset ${offset}`,
-  );
+  // The walk is forced by its shape: the inner query (kept whole by `offset 0`) reads the user's
+  // rows newest first from the (user_id, date) index, and stops once the outer limit is reached.
+  const statement = walk
+    ? sql`select id from (
+            select thoughts.id, thoughts.search_grams, thoughts.search_words, thoughts.local_date
+            from thoughts.thoughts
+            where thoughts.user_id = ${userId}
+            order by thoughts.date desc, thoughts.id desc offset 0) as thoughts
+          where ${candidatesOf(userId, q, true).ownerless} and ${tierCondition(q, tier)}
+          limit ${limit} offset ${offset}`
+    : sql`select thoughts.id from thoughts.thoughts
+          where ${candidatesOf(userId, q).all} and ${tierCondition(q, tier)}
+          order by thoughts.date + interval '0' desc, thoughts.id desc limit ${limit} offset ${offset}`;
+  const rows = await rowsOf(db, statement);
   return rows.map((r) => Number(r.id));
 }
 
@@ -285,7 +295,7 @@ export function rankSql(userId: number, q: SubstringQuery, offset: number, limit
       : sql`case when thoughts.search_words @> ${intArray(q.words)} then 1
                  when thoughts.search_words @> ${intArray(q.stems)} then 2 else 3 end`;
   return sql`select thoughts.id, ${tier} as tier, ${bm25(q.weights)} as score
-        from thoughts.thoughts where ${candidatesOf(userId, q)}
+        from thoughts.thoughts where ${candidatesOf(userId, q).all}
         order by tier, score desc, thoughts.date desc, thoughts.id desc
         limit ${limit} offset ${offset}`;
 }
@@ -298,16 +308,25 @@ export async function rankAnyTerms(
   db: DbOrTx,
   userId: number,
   w: WeightedTerms,
-  opts: { limit: number; start?: string; end?: string; exclude?: number },
+  opts: {
+    limit: number;
+    start?: string;
+    end?: string;
+    exclude?: number;
+    /** The rows to score: holding all of these terms, or any (default: any of the weighted ones). */
+    holding?: { terms: number[]; all: boolean };
+  },
 ): Promise<number[]> {
   if (w.terms.length === 0) return [];
+  const holding = opts.holding ?? { terms: w.terms, all: false };
   const range =
     opts.start && opts.end ? sql` and thoughts.local_date between ${opts.start} and ${opts.end}` : sql``;
   const exclude = opts.exclude !== undefined ? sql` and thoughts.id <> ${opts.exclude}` : sql``;
   const rows = await rowsOf(
     db,
     sql`select thoughts.id, ${bm25(w)} as score from thoughts.thoughts
-        where thoughts.user_id + 0 = ${userId} and thoughts.search_words && ${intArray(w.terms)}${range}${exclude}
+        where thoughts.user_id + 0 = ${userId}
+          and thoughts.search_words ${holding.all ? sql`@>` : sql`&&`} ${intArray(holding.terms)}${range}${exclude}
         order by score desc, thoughts.date desc, thoughts.id desc limit ${opts.limit}`,
   );
   return rows.map((r) => Number(r.id));

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { DayThoughts } from '@/features/thoughts/components/day-thoughts';
 import { EditThoughtDialog } from '@/features/thoughts/components/edit-thought-dialog';
 import type { ConfirmActions } from '@/features/thoughts/components/finding-chips';
+import { OnThisDay } from '@/features/thoughts/components/on-this-day';
 import { useSearchOverlay } from '@/features/thoughts/hooks/use-search-overlay';
 
 interface HomeDayThoughtsProps {
@@ -14,7 +15,8 @@ interface HomeDayThoughtsProps {
 
 /**
  * The selected day's thoughts under the Daily insight on /home, as the timeline lists them: a card
- * opens the Edit Thought dialog and a tag chip the shell's search, filtered by that tag. Loaded as a chunk of its own once the insight has drawn (see
+ * opens the Edit Thought dialog and a tag chip the shell's search, filtered by that tag; under them,
+ * what was written on the same date in earlier years ("On this day"). Loaded as a chunk of its own once the insight has drawn (see
  * insights.tsx), so the cards and the Markdown renderer behind them stay off the first render.
  */
 export function HomeDayThoughts({ date, today, confirm }: HomeDayThoughtsProps) {
@@ -34,6 +36,7 @@ export function HomeDayThoughts({ date, today, confirm }: HomeDayThoughtsProps) 
           </p>
         }
       />
+      <OnThisDay date={date} onOpen={setEditing} />
       <EditThoughtDialog thought={editing} onClose={() => setEditing(null)} />
     </>
   );

@@ -13,6 +13,7 @@ import {
   type ConfirmActions,
 } from '@/features/thoughts/components/finding-chips';
 import { QueuedThoughtsOfDay } from '@/features/thoughts/components/queued-thoughts';
+import { RelatedThoughts } from '@/features/thoughts/components/related-thoughts';
 import { dayListHeading } from '@/lib/local-day';
 
 interface DayThoughtsProps {
@@ -69,6 +70,7 @@ export function DayThoughts({ date, today, onOpen, onTag, confirm, emptyState }:
                   thought={thought}
                   onOpen={onOpen}
                   onTag={onTag}
+                  renderExpanded={() => <RelatedThoughts thought={thought} onOpen={onOpen} />}
                   actions={
                     offersActions(finding, today) ? (
                       <FindingChips finding={finding} today={today} confirm={confirm} />

@@ -1,16 +1,22 @@
 import type { Thought } from '@haven/contracts/thoughts';
-import { useRef, useState, type RefObject } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useRef, useState, type RefObject } from 'react';
 
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { EditThoughtDialog } from '@/features/thoughts/components/edit-thought-dialog';
 import { ThoughtListPlaceholder } from '@/components/thoughts/thought-list-placeholder';
 import { FullScreenOverlay } from '@/components/ui/full-screen-overlay';
-import { useAllThoughts } from '@/features/thoughts/api/get-all-thoughts';
+import { useTags } from '@/features/thoughts/api/get-tags';
+import { searchThoughtsQueryKey, useSearchThoughts } from '@/features/thoughts/api/search-thoughts';
 import { ActiveTagFilter } from '@/features/thoughts/components/active-tag-filter';
 import { PopularTags } from '@/features/thoughts/components/popular-tags';
 import { SearchBar } from '@/features/thoughts/components/search-bar';
 import { SearchResults } from '@/features/thoughts/components/search-results';
-import { isFiltering, popularTags, searchThoughts } from '@/features/thoughts/lib/search-thoughts';
+import { useDebouncedValue } from '@/features/thoughts/hooks/use-debounced-value';
+import { isFiltering, POPULAR_TAGS, type SearchFilter } from '@/features/thoughts/lib/search-thoughts';
+
+/** Typing waits this long for the next key before searching (it counts in the time to results). */
+const TYPING_PAUSE_MS = 80;
 
 interface SearchOverlayProps {
   open: boolean;
@@ -30,6 +36,8 @@ export function SearchOverlay({ open, onClose, tag }: SearchOverlayProps) {
   );
 }
 
+const UNFILTERED: SearchFilter = { query: '', tag: null };
+
 function SearchPanel({
   onClose,
   inputRef,
@@ -42,9 +50,39 @@ function SearchPanel({
   const [query, setQuery] = useState('');
   const [tag, setTag] = useState<string | null>(initialTag ?? null);
   const [editing, setEditing] = useState<Thought | null>(null);
-  const thoughts = useAllThoughts();
-  const filter = { query, tag };
+  const scrollRoot = useRef<HTMLDivElement>(null);
+  const queryClient = useQueryClient();
+  // The server is asked once typing pauses; clearing the text shows everything again at once.
+  const settledQuery = useDebouncedValue(query, TYPING_PAUSE_MS, (text) => text.trim() === '');
+  const filter: SearchFilter = { query: tag !== null ? '' : settledQuery, tag };
   const filtering = isFiltering(filter);
+  const search = useSearchThoughts(filter);
+  const tags = useTags();
+
+  const pickTag = useCallback((picked: string) => {
+    setTag(picked);
+    setQuery('');
+    scrollRoot.current?.scrollTo({ top: 0 });
+  }, []);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = search;
+  const loadMore = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  const pages = search.data?.pages;
+  const first = pages?.[0];
+  // The same array while the pages are the same, so typing does not draw the results again.
+  const hits = useMemo(() => {
+    const seen = new Set<number>();
+    return (pages ?? [])
+      .flatMap((page) => page.hits)
+      .filter(({ thought }) => !seen.has(thought.id) && !!seen.add(thought.id));
+  }, [pages]);
+  // Whether the user has any thought at all: known from the unfiltered list once it has loaded.
+  const everything = queryClient.getQueryData<{ pages: { total: number }[] }>(
+    searchThoughtsQueryKey(UNFILTERED),
+  );
+  const hasAny = filtering ? (everything?.pages[0]?.total ?? 1) > 0 : (first?.total ?? 0) > 0;
 
   return (
     <>
@@ -63,34 +101,38 @@ function SearchPanel({
         onClose={onClose}
         inputRef={inputRef}
       />
-      <div className="flex flex-1 flex-col gap-6 overflow-y-auto overscroll-contain px-4 pt-4 pb-[calc(2rem+env(safe-area-inset-bottom))]">
+      <div
+        ref={scrollRoot}
+        className="flex flex-1 flex-col gap-6 overflow-y-auto overscroll-contain px-4 pt-4 pb-[calc(2rem+env(safe-area-inset-bottom))]"
+      >
         {tag !== null && <ActiveTagFilter tag={tag} onRemove={() => setTag(null)} />}
-        {thoughts.isPending ? (
+        {!isFiltering({ query, tag }) && tags.data && (
+          <PopularTags tags={tags.data.slice(0, POPULAR_TAGS)} onPick={pickTag} />
+        )}
+        {first === undefined && search.isError ? (
+          <ErrorAlert>{search.error.message}</ErrorAlert>
+        ) : first === undefined ? (
           <ThoughtListPlaceholder count={3} />
-        ) : thoughts.isError ? (
-          <ErrorAlert>{thoughts.error.message}</ErrorAlert>
         ) : (
-          <>
-            {!filtering && (
-              <PopularTags
-                tags={popularTags(thoughts.data)}
-                onPick={(picked) => {
-                  setTag(picked);
-                  setQuery('');
-                }}
-              />
-            )}
+          <div
+            aria-busy={search.isPlaceholderData}
+            className={search.isPlaceholderData ? 'opacity-70' : undefined}
+          >
             <SearchResults
-              results={searchThoughts(thoughts.data, filter)}
+              hits={hits}
+              total={first.total}
               filtering={filtering}
-              hasAny={thoughts.data.length > 0}
+              meaning={filter.tag === null && filter.query.trim() !== '' ? first.meaning : null}
+              hasAny={hasAny}
+              hasMore={hasNextPage}
+              loadingMore={isFetchingNextPage}
+              moreError={search.isFetchNextPageError ? search.error.message : null}
+              loadMore={loadMore}
+              scrollRoot={scrollRoot}
               onOpen={setEditing}
-              onTag={(picked) => {
-                setTag(picked);
-                setQuery('');
-              }}
+              onTag={pickTag}
             />
-          </>
+          </div>
         )}
       </div>
       <EditThoughtDialog thought={editing} onClose={() => setEditing(null)} />

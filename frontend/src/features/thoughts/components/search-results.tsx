@@ -1,32 +1,90 @@
-import type { Thought } from '@haven/contracts/thoughts';
+import type { MeaningStatus, SearchHit, Thought } from '@haven/contracts/thoughts';
 import { NotebookPen, SearchX } from 'lucide-react';
+import { memo, useEffect, useRef, type RefObject } from 'react';
 
 import { ThoughtCard } from '@/components/thoughts/thought-card';
+import { Button } from '@/components/ui/button';
+import { RelatedThoughts } from '@/features/thoughts/components/related-thoughts';
 
 interface SearchResultsProps {
-  results: Thought[];
+  hits: SearchHit[];
+  /** How many thoughts match in all. */
+  total: number;
   /** A query or tag is active. */
   filtering: boolean;
+  /** Whether search by meaning took part, for a text search (null for a tag or no filter). */
+  meaning: MeaningStatus | null;
   /** The user has at least one thought. */
   hasAny: boolean;
+  /** More pages follow; `loadMore` asks for the next one. */
+  hasMore: boolean;
+  loadingMore: boolean;
+  /** The next page failed (its error message). */
+  moreError: string | null;
+  loadMore: () => void;
+  /** The scrolling box the list is in: the next page is asked for as its end comes near. */
+  scrollRoot: RefObject<HTMLElement | null>;
   onOpen: (thought: Thought) => void;
   /** Filters by a tag tapped on a card. */
   onTag: (tag: string) => void;
 }
 
-/** 'Search Results (n)' while filtering, else 'All Thoughts (n)', then the matching cards. */
-export function SearchResults({ results, filtering, hasAny, onOpen, onTag }: SearchResultsProps) {
-  const heading = `${filtering ? 'Search Results' : 'All Thoughts'} (${results.length})`;
+const MEANING_NOTES: Record<Exclude<MeaningStatus, 'on'>, string> = {
+  off: 'Searching by words only: no meaning model is set up on this server.',
+  down: 'The meaning model did not answer, so these are word matches only.',
+};
+
+/**
+ * 'Search Results (n)' while filtering, else 'All Thoughts (n)', then the matching cards with their
+ * matches marked, a page at a time: the next page loads as the end of the list scrolls into view
+ * (or with 'Load more').
+ */
+export const SearchResults = memo(function SearchResults({
+  hits,
+  total,
+  filtering,
+  meaning,
+  hasAny,
+  hasMore,
+  loadingMore,
+  moreError,
+  loadMore,
+  scrollRoot,
+  onOpen,
+  onTag,
+}: SearchResultsProps) {
+  const heading = `${filtering ? 'Search Results' : 'All Thoughts'} (${total})`;
+  const sentinel = useRef<HTMLDivElement>(null);
+  const wantMore = hasMore && !loadingMore && moreError === null;
+
+  useEffect(() => {
+    const element = sentinel.current;
+    if (!element || !wantMore) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) loadMore();
+      },
+      { root: scrollRoot.current, rootMargin: '0px 0px 600px 0px' },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [wantMore, loadMore, scrollRoot, hits.length]);
+
   return (
     <section aria-labelledby="search-results-heading" className="flex flex-col gap-3">
-      <h2
-        id="search-results-heading"
-        className="text-sm font-semibold text-muted-foreground"
-        aria-live="polite"
-      >
-        {heading}
-      </h2>
-      {results.length === 0 ? (
+      <div className="flex flex-col gap-1">
+        <h2
+          id="search-results-heading"
+          className="text-sm font-semibold text-muted-foreground"
+          aria-live="polite"
+        >
+          {heading}
+        </h2>
+        {meaning !== null && meaning !== 'on' && (
+          <p className="text-xs text-muted-foreground">{MEANING_NOTES[meaning]}</p>
+        )}
+      </div>
+      {hits.length === 0 ? (
         <div className="flex flex-col items-center gap-2 rounded-xl border border-dashed px-6 py-10 text-center">
           {hasAny ? (
             <SearchX aria-hidden="true" className="size-8 text-muted-foreground/60" />
@@ -38,14 +96,51 @@ export function SearchResults({ results, filtering, hasAny, onOpen, onTag }: Sea
           </p>
         </div>
       ) : (
-        <ul aria-label="Search results" className="flex flex-col gap-3">
-          {results.map((thought) => (
-            <li key={thought.id}>
-              <ThoughtCard thought={thought} onOpen={onOpen} onTag={onTag} showDate />
-            </li>
-          ))}
-        </ul>
+        <>
+          <ResultList hits={hits} onOpen={onOpen} onTag={onTag} />
+          <div ref={sentinel} aria-hidden="true" />
+          {moreError !== null && <p className="text-sm text-destructive">{moreError}</p>}
+          {hasMore && (
+            <Button variant="outline" className="h-11 self-center" onClick={loadMore} disabled={loadingMore}>
+              {loadingMore ? 'Loading…' : moreError !== null ? 'Try again' : 'Load more'}
+            </Button>
+          )}
+        </>
       )}
     </section>
   );
-}
+});
+
+/**
+ * The result cards, drawn again only when the results change (not as the heading or the text
+ * does), so typing and the search's start are not held up by redrawing them.
+ */
+const ResultList = memo(function ResultList({
+  hits,
+  onOpen,
+  onTag,
+}: {
+  hits: SearchHit[];
+  onOpen: (thought: Thought) => void;
+  onTag: (tag: string) => void;
+}) {
+  return (
+    <ul aria-label="Search results" className="flex flex-col gap-3">
+      {hits.map((hit) => (
+        // Cards out of view are laid out only when scrolled to.
+        <li key={hit.thought.id} className="[contain-intrinsic-size:auto_8rem] [content-visibility:auto]">
+          <ThoughtCard
+            thought={hit.thought}
+            onOpen={onOpen}
+            onTag={onTag}
+            showDate
+            highlights={hit.highlights}
+            matchedTags={hit.matchedTags}
+            note={hit.match === 'meaning' ? 'by meaning' : undefined}
+            renderExpanded={() => <RelatedThoughts thought={hit.thought} onOpen={onOpen} />}
+          />
+        </li>
+      ))}
+    </ul>
+  );
+});

@@ -59,6 +59,10 @@ export const VERIFY_ALL_LIMIT = 300;
  * common weighs next to nothing, and scoring every candidate would cost more than the page.
  */
 export const RANK_ALL_LIMIT = 1000;
+/** Thoughts the assistant's "any of these words" scores at most before it narrows (rankByWords). */
+const ANY_WORDS_SCORED = 3000;
+/** Candidates one page checks at most before it answers with fewer hits (see verifiedFrom). */
+const SCAN_LIMIT = 1000;
 /** How deep the word and meaning results go into the first page's fusion. */
 const FUSE_DEPTH = 50;
 /** Reciprocal rank fusion's constant. */
@@ -126,6 +130,8 @@ interface Plan {
   tiered: boolean;
   /** About how many candidates each tier has (which way to find its newest). */
   tierSizes: [number, number, number];
+  /** How many thoughts the user has indexed. */
+  docs: number;
 }
 
 /** Where word results continue: the rank `o`, within tier `k` when ranked tier by tier. */
@@ -213,6 +219,7 @@ function searchOver({
       exact,
       tiered: bound > rankAll,
       tierSizes: tierSizes(bound, wordTerms, stems, df),
+      docs: stats.docs,
     };
   }
 
@@ -226,7 +233,10 @@ function searchOver({
   ) {
     if (tier === undefined) return (await rankCandidates(db, userId, plan.q, at, size)).map((r) => r.id);
     const t = tier as 1 | 2 | 3;
-    return tierCandidates(db, userId, plan.q, t, at, size, plan.tierSizes[t - 1]! > rankAll);
+    // Walk the date index only when a tier is a tenth of the thoughts or more: about ten rows are
+    // read per hit then; for a rarer tier the GIN indexes and a sort cost less.
+    const tierSize = plan.tierSizes[t - 1]!;
+    return tierCandidates(db, userId, plan.q, t, at, size, tierSize > rankAll && tierSize * 10 >= plan.docs);
   }
 
   /**
@@ -247,8 +257,10 @@ function searchOver({
     let at = from.o;
     // Candidates that fail the check are skipped: each round asks for twice as many (up to 8×).
     let size = Math.max(want + 5, 10);
+    let scanned = 0;
     for (;;) {
       const ids = await candidatesFrom(userId, plan, tier, at, size);
+      scanned += ids.length;
       const thoughts = new Map((await presentIds(userId, ids)).map((t) => [t.id, t]));
       for (const [i, id] of ids.entries()) {
         const thought = thoughts.get(id);
@@ -262,6 +274,10 @@ function searchOver({
         tier = skipEmpty(tier + 1);
         at = 0;
       }
+      // Bounded work per page: past SCAN_LIMIT candidates that mostly fail the check (a phrase of
+      // common words), the page ends with what it found and its cursor goes on from there.
+      if (scanned >= SCAN_LIMIT && (hits.length > 0 || scanned >= 4 * SCAN_LIMIT))
+        return { hits, next: { o: at, k: tier } };
       size = Math.min(size * 2, (want + 5) * 8);
     }
   }
@@ -493,6 +509,38 @@ function searchOver({
     return [...tagged, ...rest.hits.map((h) => h.thought)];
   }
 
+  /**
+   * The best BM25 over the query's terms among thoughts holding any of them, without scoring every
+   * such thought when the words are common: the thoughts holding all of them first (they score
+   * highest), then those holding any of the rarer ones (up to ANY_WORDS_SCORED thoughts' worth).
+   */
+  async function rankByWords(
+    userId: number,
+    weights: WeightedTerms,
+    df: Map<number, number>,
+    limit: number,
+    range?: { start: string; end: string },
+  ): Promise<number[]> {
+    const byRarity = [...weights.terms].sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0));
+    const sum = byRarity.reduce((n, t) => n + (df.get(t) ?? 0), 0);
+    if (sum <= ANY_WORDS_SCORED) return rankAnyTerms(db, userId, weights, { limit, ...range });
+    const all = await rankAnyTerms(db, userId, weights, {
+      limit,
+      ...range,
+      holding: { terms: weights.terms, all: true },
+    });
+    if (all.length >= limit) return all;
+    // The rarest term always; the next ones while their thoughts fit in the budget.
+    let budget = ANY_WORDS_SCORED - (df.get(byRarity[0]!) ?? 0);
+    const rarer = [byRarity[0]!, ...byRarity.slice(1).filter((t) => (budget -= df.get(t) ?? 0) >= 0)];
+    const any = await rankAnyTerms(db, userId, weights, {
+      limit,
+      ...range,
+      holding: { terms: rarer, all: false },
+    });
+    return distinct([...all, ...any]).slice(0, limit);
+  }
+
   /** Any of the words (stems), BM25 over them, fused with meaning when it answers. */
   async function anyWords(
     userId: number,
@@ -504,7 +552,7 @@ function searchOver({
     const stems = distinct(words.map((w) => hashes.stem(userId, stemOf(w))));
     const [df, stats] = await Promise.all([termFrequencies(db, userId, stems), userStats(db, userId)]);
     const [byWords, byMeaning] = await Promise.all([
-      rankAnyTerms(db, userId, weigh(stems, df, stats), { limit, ...range }),
+      rankByWords(userId, weigh(stems, df, stats), df, limit, range),
       meaning
         ? meaning.search(userId, text, limit).catch((err: unknown) => {
             log.warn({ err }, 'search by meaning did not answer; words only');
