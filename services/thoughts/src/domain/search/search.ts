@@ -146,16 +146,39 @@ interface WordPosition {
  * much cheaper), and compiling a plan costs more than these queries.
  */
 export function createSearch(deps: SearchDeps) {
-  const within = <T>(fn: (search: ReturnType<typeof searchOver>) => Promise<T>) =>
+  const within = <T>(fn: (search: ReturnType<typeof searchOver>) => Promise<T>, meaning = deps.meaning) =>
     deps.db.transaction(async (tx) => {
       await tx.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`);
-      return fn(searchOver({ ...deps, db: tx }));
+      return fn(searchOver({ ...deps, meaning, db: tx }));
     });
+  /**
+   * Asks the meaning side before the transaction opens (no connection is held while the model
+   * answers): the search inside then reads the settled answer.
+   */
+  const askedFirst = async (userId: number, text: string | null, limit: number) => {
+    const model = deps.meaning;
+    if (!model || !text) return model;
+    const answer = model.search(userId, text, limit);
+    await answer.catch(() => undefined);
+    const early: MeaningSearch = {
+      search: (u, t, l) => (u === userId && t === text && l === limit ? answer : model.search(u, t, l)),
+      related: (u, id, l) => model.related(u, id, l),
+    };
+    return early;
+  };
   return {
     /** GET /api/thoughts/search: a tag, a text, or neither (every thought, newest first). */
-    page: (userId: number, query: SearchQuery) => within((s) => s.page(userId, query)),
+    page: async (userId: number, query: SearchQuery) =>
+      within(
+        (s) => s.page(userId, query),
+        await askedFirst(userId, query.tag ? null : query.q || null, FUSE_DEPTH),
+      ),
     /** The assistant's lookup (see InternalSearchQuery), best first. */
-    internal: (userId: number, query: InternalSearchQuery) => within((s) => s.internal(userId, query)),
+    internal: async (userId: number, query: InternalSearchQuery) =>
+      within(
+        (s) => s.internal(userId, query),
+        await askedFirst(userId, query.match === 'words' ? query.q || null : null, query.limit),
+      ),
     /** Thoughts most like one of the user's: by meaning when it has a vector, else by rare words. */
     related: (userId: number, id: number, limit: number) => within((s) => s.related(userId, id, limit)),
     /** The same month and day in earlier years, the latest year first. */
