@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The test files that load the whole machine on their own: a dozen processes of the distributed
- * stack, a zip bomb and a hundred thousand items. They run after everything else (two at a time,
+ * stack, a zip bomb, a hundred thousand items and a real diary of 3,413 days. They run after everything else (two at a time,
  * with each other only), so the browser tests never share two cores with them.
  */
 const HEAVY = [
@@ -11,6 +11,7 @@ const HEAVY = [
   'services/portability/test/hostile.test.ts',
   'services/portability/test/sandbox.test.ts',
   'services/portability/test/replicas.test.ts',
+  'test/memory/pepys.test.ts',
 ];
 
 /**
