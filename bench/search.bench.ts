@@ -203,7 +203,7 @@ async function measure(base: string, headers: Headers, paths: string[], rounds: 
   return {
     p50: percentile(all, 50),
     p99: percentile(all, 99),
-    worst: [...worst].sort((a, b) => b[1] - a[1]).slice(0, 3),
+    worst: [...worst].sort((a, b) => b[1] - a[1]).slice(0, 6),
   };
 }
 

@@ -1,6 +1,6 @@
 import { foldText } from './fold';
 import type { SearchHashes } from './hashes';
-import { gramsOf, stemOf, wordsOf } from './tokens';
+import { boundariesOf, gramsOf, stemOf, wordsOf } from './tokens';
 
 /** A thought's index columns, as stored. */
 export interface SearchEntry {
@@ -30,8 +30,8 @@ function countWords(userId: number, words: string[], hashes: SearchHashes): Map<
 }
 
 /**
- * The index of a thought's text as presented (no voice marker) and tags: the grams of both (a
- * substring of either is found), the words and stems of the content with their counts (whole-word
+ * The index of a thought's text as presented (no voice marker) and tags: the grams and word
+ * boundaries of both (a substring of either is found), the words and stems of the content with their counts (whole-word
  * tiers and BM25).
  */
 export function buildEntry(
@@ -41,11 +41,13 @@ export function buildEntry(
   hashes: SearchHashes,
 ): SearchEntry {
   const folded = foldText(content);
-  const grams = gramsOf([folded, ...tags.map(foldText)].join('\n'));
+  const text = [folded, ...tags.map(foldText)].join('\n');
+  const grams = [...gramsOf(text)].map((g) => hashes.gram(userId, g));
+  const boundaries = [...boundariesOf(text)].map((b) => hashes.boundary(userId, b));
   const words = wordsOf(folded);
   const counts = countWords(userId, words, hashes);
   return {
-    searchGrams: [...new Set([...grams].map((g) => hashes.gram(userId, g)))],
+    searchGrams: [...new Set([...grams, ...boundaries])],
     searchWords: [...counts.keys()],
     searchTf: [...counts.values()],
     searchLen: words.length,

@@ -31,7 +31,7 @@ import { foldText } from './fold';
 import type { SearchHashes } from './hashes';
 import { matches, plainHit, wordHit } from './hits';
 import type { MeaningSearch } from './meaning-port';
-import { keyWords, queryGrams, stemOf, wordsOf } from './tokens';
+import { keyWords, queryBoundaries, queryGrams, stemOf, wordsOf } from './tokens';
 
 export interface SearchDeps {
   db: Db;
@@ -220,7 +220,12 @@ function searchOver({
   ): Promise<Plan> {
     const words = distinct(wordsOf(folded));
     const stems = distinct(words.map((w) => hashes.stem(userId, stemOf(w))));
-    const grams = queryGrams(folded).map((g) => hashes.gram(userId, g));
+    // The boundaries between its words narrow a phrase of common words, whose trigrams are each
+    // in most thoughts, to nearly the thoughts holding it (see queryBoundaries).
+    const grams = [
+      ...queryGrams(folded).map((g) => hashes.gram(userId, g)),
+      ...queryBoundaries(folded).map((b) => hashes.boundary(userId, b)),
+    ];
     const wordTerms = words.map((w) => hashes.word(userId, w));
     const [df, stats] = await Promise.all([
       termFrequencies(db, userId, [...stems, ...grams, ...wordTerms]),

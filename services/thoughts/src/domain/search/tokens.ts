@@ -54,6 +54,43 @@ export function queryGrams(foldedQuery: string): string[] {
   return [...grams];
 }
 
+/** Code points of a word kept on each side of a boundary between two words. */
+const EDGE = 3;
+const head = (word: string) => Array.from(word).slice(0, EDGE).join('');
+const tail = (word: string) => Array.from(word).slice(-EDGE).join('');
+
+/**
+ * Every boundary between two consecutive words of the folded text, whatever separates them
+ * (spaces, punctuation, a line break): the last three code points of the first word and the first
+ * three of the next ("went home" → "ent hom"; a shorter word whole). A query crossing a boundary
+ * names it exactly (see queryBoundaries), which two common words' trigrams apart do not.
+ */
+export function boundariesOf(folded: string): Set<string> {
+  const words = wordsOf(folded);
+  const out = new Set<string>();
+  for (let i = 0; i + 1 < words.length; i++) out.add(`${tail(words[i]!)} ${head(words[i + 1]!)}`);
+  return out;
+}
+
+/**
+ * The boundaries a thought must hold to contain the folded query. The query's words are
+ * consecutive words of any text holding it: its inner words whole, its first word the end of a
+ * word (the whole word when the query starts with a separator), its last word the start of one.
+ * A boundary is implied when each side is known to its three code points: the word is whole, or
+ * it has three code points or more ("ent hom" still finds "went home"; "t ho" implies none).
+ */
+export function queryBoundaries(foldedQuery: string): string[] {
+  const words = wordsOf(foldedQuery);
+  const wholeFirst = !isWordChar(Array.from(foldedQuery)[0]);
+  const wholeLast = !isWordChar(Array.from(foldedQuery).at(-1));
+  const known = (i: number) =>
+    Array.from(words[i]!).length >= EDGE || ((i > 0 || wholeFirst) && (i < words.length - 1 || wholeLast));
+  const out = new Set<string>();
+  for (let i = 0; i + 1 < words.length; i++)
+    if (known(i) && known(i + 1)) out.add(`${tail(words[i]!)} ${head(words[i + 1]!)}`);
+  return [...out];
+}
+
 /**
  * Words a question is made of rather than what it asks about: the assistant's "words" search (any
  * of the words) leaves them out, or every thought with "I" in it would be found.
