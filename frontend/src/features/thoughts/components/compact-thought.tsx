@@ -31,7 +31,7 @@ export function CompactThought({
     <button
       type="button"
       onClick={() => onOpen(thought)}
-      data-thought-id={thought.id}
+      data-related-thought-id={thought.id}
       className="flex min-h-11 w-full flex-col gap-0.5 rounded-lg border bg-card px-3 py-2 text-left shadow-xs transition-colors outline-none hover:border-accent/40 hover:bg-muted/40 focus-visible:ring-2 focus-visible:ring-ring"
     >
       <span className="text-xs text-muted-foreground tabular-nums">
