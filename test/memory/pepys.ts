@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ZipFile } from 'yazl';
+import { MONTHS } from '@haven/contracts/english-dates';
 
 /*
  * Samuel Pepys' diary (../shared/corpora/journal/pepys, Standard Ebooks' XHTML, one chapter per month)
@@ -16,21 +17,6 @@ export interface DiaryEntry {
   /** Paragraphs, separated by blank lines. */
   text: string;
 }
-
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
@@ -63,7 +49,7 @@ export function readPepys(dir: string): DiaryEntry[] {
     const html = readFileSync(join(dir, file), 'utf8');
     const title = /<title>([^<]+)<\/title>/.exec(html)![1]!;
     const [, monthName, y1, y2] = /^(\w+)\s+(\d{4})(?:\D+(\d{2,4}))?/.exec(title)!;
-    const month = MONTHS.indexOf(monthName!.toLowerCase()) + 1;
+    const month = MONTHS.findIndex((m) => m.toLowerCase() === monthName!.toLowerCase()) + 1;
     if (month < 1) throw new Error(`no month in chapter title ${title}`);
     // "January 1659–60": the new year's number (the year began on Lady Day then).
     const year = y2 ? +`${y1!.slice(0, 4 - y2.length)}${y2}` : +y1!;

@@ -1,4 +1,5 @@
 import * as chrono from 'chrono-node';
+import { MONTHS } from '@haven/contracts/english-dates';
 
 /*
  * The period a question is about, as a range of the user's days: "this week" is Monday to Sunday
@@ -27,23 +28,10 @@ export interface KnownDates {
   birthday?: string | null;
 }
 
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
 const MONTH_NAME =
   '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
-const monthOf = (name: string) => MONTHS.findIndex((m) => m.startsWith(name.toLowerCase().slice(0, 3))) + 1;
+const monthOf = (name: string) =>
+  MONTHS.findIndex((m) => m.toLowerCase().startsWith(name.toLowerCase().slice(0, 3))) + 1;
 const ORDINAL = '(\\d{1,2})(?:st|nd|rd|th)?';
 const YEAR = '(\\d{4})';
 
