@@ -60,8 +60,6 @@ export function insertImported(db: DbOrTx, rows: NewThought[]) {
       id: thoughts.id,
       localDate: thoughts.localDate,
       updatedAt: thoughts.updatedAt,
-      searchGrams: thoughts.searchGrams,
-      searchWords: thoughts.searchWords,
-      searchLen: thoughts.searchLen,
+      clientKey: thoughts.clientKey,
     });
 }

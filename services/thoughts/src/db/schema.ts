@@ -74,17 +74,12 @@ export const thoughts = thoughtsSchema.table(
      */
     dedupeKey: text('dedupe_key'),
     /**
-     * The search index of this thought (see domain/search): keyed 32-bit hashes, per user, of every
-     * distinct bigram and trigram of its folded text and tags (`search_grams`, candidates for a
-     * substring), of its folded words and their stems (`search_words`, whole words and ranking),
-     * with each word's count (`search_tf`, same order) and the number of words (`search_len`).
-     * Never the text. `search_key` names the key and index version that built them; null (or an old
-     * one) means the start-up indexer still has to (re)build this row's entries.
+     * The search index of this thought (see domain/search): keyed 32-bit hashes, per user, of its
+     * folded words and their stems (`search_words`, whole words and ranking), with each word's count
+     * (`search_tf`, same order) and the number of words (`search_len`); its grams are in
+     * `search_grams`. Never the text. `search_key` names the key and index version that built them;
+     * null (or an old one) means the start-up indexer still has to (re)build this row's entries.
      */
-    searchGrams: integer('search_grams')
-      .array()
-      .notNull()
-      .default(sql`'{}'::int[]`),
     searchWords: integer('search_words')
       .array()
       .notNull()
@@ -99,7 +94,6 @@ export const thoughts = thoughtsSchema.table(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('thoughts_search_grams_idx').using('gin', t.searchGrams),
     index('thoughts_search_words_idx').using('gin', t.searchWords),
     index('thoughts_user_search_key_idx').on(t.userId, t.searchKey),
     index('thoughts_user_month_day_idx').on(
@@ -113,6 +107,26 @@ export const thoughts = thoughtsSchema.table(
     uniqueIndex('thoughts_user_client_key').on(t.userId, t.clientKey),
     index('thoughts_user_dedupe_key_idx').on(t.userId, t.dedupeKey),
   ],
+);
+
+/**
+ * The grams of each thought's search index: keyed 32-bit hashes of every distinct character, bigram
+ * and trigram of its folded text and tags, and of each boundary between two words (candidates for a
+ * substring). A table of their own, one narrow row per thought with the array kept out of line
+ * (`toast_tuple_target`, set in the migration), so counting a common query's candidates visits a few
+ * hundred pages instead of every page of the thoughts. Written with the thought's other index
+ * columns, in the same transaction.
+ */
+export const searchGrams = thoughtsSchema.table(
+  'search_grams',
+  {
+    thoughtId: integer('thought_id')
+      .primaryKey()
+      .references(() => thoughts.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull(),
+    grams: integer('grams').array().notNull(),
+  },
+  (t) => [index('search_grams_grams_idx').using('gin', t.grams)],
 );
 
 /**

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, gt, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '@haven/kit/db';
-import { searchStats, searchTerms, thoughts } from './schema';
+import { searchGrams, searchStats, searchTerms, thoughts } from './schema';
 import { listColumns, type ThoughtListRow } from './thoughts.repository';
 
 /** Queries of the search index (see domain/search): every one scoped to its owner. */
@@ -12,21 +12,35 @@ const rowsOf = async (db: DbOrTx, statement: SQL): Promise<Row[]> =>
 /** An int[] (or float8[]) parameter, as one array literal whichever driver runs it. */
 const intArray = (xs: number[]) => sql`${`{${xs.join(',')}}`}::int[]`;
 
-/** The index columns written with a thought. */
+/** The index columns written with a thought (its grams go to search_grams, see saveGrams). */
 export interface IndexColumns {
-  searchGrams: number[];
   searchWords: number[];
   searchTf: number[];
   searchLen: number;
   searchKey: string;
 }
 
-/** Sets one row's index columns (the index follows an edit made elsewhere in the same transaction). */
-export async function setIndexColumns(db: DbOrTx, userId: number, id: number, cols: IndexColumns) {
+/** Writes (or replaces) thoughts' grams, in the transaction that writes their other index columns. */
+export async function saveGrams(
+  db: DbOrTx,
+  userId: number,
+  rows: Array<{ thoughtId: number; grams: number[] }>,
+) {
+  if (rows.length === 0) return;
   await db
-    .update(thoughts)
-    .set(cols)
-    .where(and(eq(thoughts.userId, userId), eq(thoughts.id, id)));
+    .insert(searchGrams)
+    .values(rows.map((r) => ({ thoughtId: r.thoughtId, userId, grams: r.grams })))
+    .onConflictDoUpdate({ target: searchGrams.thoughtId, set: { grams: sql`excluded.grams` } });
+}
+
+/** The stored grams of these of the user's thoughts, by thought id (absent: none stored). */
+export async function gramsOf(db: DbOrTx, userId: number, ids: number[]): Promise<Map<number, number[]>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ thoughtId: searchGrams.thoughtId, grams: searchGrams.grams })
+    .from(searchGrams)
+    .where(and(eq(searchGrams.userId, userId), inArray(searchGrams.thoughtId, ids)));
+  return new Map(rows.map((r) => [r.thoughtId, r.grams]));
 }
 
 /**
@@ -81,8 +95,10 @@ export async function recountUser(db: DbOrTx, userId: number, searchKey: string)
   await db.execute(sql`
     insert into thoughts.search_terms (user_id, term, df)
     select ${userId}, w, count(*)::int
-    from thoughts.thoughts, unnest(search_words || search_grams) as w
-    where user_id = ${userId} and search_key = ${searchKey}
+    from thoughts.thoughts t
+      left join thoughts.search_grams g on g.thought_id = t.id,
+      unnest(t.search_words || coalesce(g.grams, '{}')) as w
+    where t.user_id = ${userId} and t.search_key = ${searchKey}
     group by w order by w`);
 }
 
@@ -93,7 +109,6 @@ export interface RowToIndex {
   contentEnc: string;
   tagsEnc: string | null;
   legacyTags: string[] | null;
-  searchGrams: number[];
   searchWords: number[];
   searchLen: number;
   searchKey: string | null;
@@ -108,7 +123,6 @@ export function rowsToIndex(db: DbOrTx, searchKey: string, afterId: number, limi
       contentEnc: thoughts.contentEnc,
       tagsEnc: thoughts.tagsEnc,
       legacyTags: thoughts.legacyTags,
-      searchGrams: thoughts.searchGrams,
       searchWords: thoughts.searchWords,
       searchLen: thoughts.searchLen,
       searchKey: thoughts.searchKey,
@@ -179,6 +193,8 @@ export interface SubstringQuery {
   words: number[];
   /** Hashes of the query's stems (tier 2). */
   stems: number[];
+  /** The query is one word: a thought holding it whole holds its grams. */
+  oneWord?: boolean;
   weights: WeightedTerms;
   /** Only the user's days in [start, end]. */
   range?: { start: string; end: string };
@@ -186,41 +202,50 @@ export interface SubstringQuery {
 
 type Candidates = Pick<SubstringQuery, 'grams' | 'range'>;
 
+const rangeOf = (q: Candidates) =>
+  q.range ? sql` and thoughts.local_date between ${q.range.start} and ${q.range.end}` : sql``;
+
 /**
- * The user's rows holding the query's grams. Through the GIN index of grams unless `byDate`: the
- * owner is compared as `user_id + 0` so that the planner cannot pick a b-tree on user_id instead
- * and then decompress every row's grams to check them (it does not count that cost). The hashes
- * are the user's own, so the GIN index finds their rows only (a collision is dropped by the owner
- * check). `byDate` leaves the owner plain for walking the (user_id, date) index.
+ * FROM and WHERE of the user's thoughts holding every gram of the query (all of them when it has
+ * none), within its range. Driven by the GIN index of search_grams: the owners are compared as
+ * `user_id + 0` so that the planner cannot pick a b-tree on user_id instead and read every row of
+ * the user (it does not count what the gram check costs). The hashes are the user's own, so the GIN
+ * index finds their rows only (a collision is dropped by the owner check).
  */
-function candidatesOf(userId: number, q: Candidates, byDate = false): { all: SQL; ownerless: SQL } {
-  const useGin = q.grams.length > 0 && !byDate;
-  const owner = useGin ? sql`thoughts.user_id + 0 = ${userId}` : sql`thoughts.user_id = ${userId}`;
-  const grams = q.grams.length > 0 ? sql` and thoughts.search_grams @> ${intArray(q.grams)}` : sql``;
-  const range = q.range ? sql` and thoughts.local_date between ${q.range.start} and ${q.range.end}` : sql``;
-  return { all: sql`${owner}${grams}${range}`, ownerless: sql`true${grams}${range}` };
+function candidatesOf(userId: number, q: Candidates): SQL {
+  if (q.grams.length === 0) return sql`thoughts.thoughts where thoughts.user_id = ${userId}${rangeOf(q)}`;
+  return sql`thoughts.search_grams g join thoughts.thoughts on thoughts.id = g.thought_id
+    where g.user_id + 0 = ${userId} and g.grams @> ${intArray(q.grams)}
+      and thoughts.user_id + 0 = ${userId}${rangeOf(q)}`;
 }
 
-/** How many of the user's thoughts hold every gram of the query. */
+/**
+ * How many of the user's thoughts hold every gram of the query: without a range, from the narrow
+ * search_grams rows alone (the point of their table).
+ */
 export async function countCandidates(db: DbOrTx, userId: number, q: Candidates) {
-  const [row] = await rowsOf(
-    db,
-    sql`select count(*)::int as n from thoughts.thoughts where ${candidatesOf(userId, q).all}`,
-  );
+  const statement =
+    q.grams.length > 0 && !q.range
+      ? sql`select count(*)::int as n from thoughts.search_grams g
+            where g.user_id + 0 = ${userId} and g.grams @> ${intArray(q.grams)}`
+      : sql`select count(*)::int as n from ${candidatesOf(userId, q)}`;
+  const [row] = await rowsOf(db, statement);
   return Number(row?.n ?? 0);
 }
 
 /** Every candidate row (to check them all against the text), in no order. */
-export function candidateRows(db: DbOrTx, userId: number, q: Candidates) {
-  return db
-    .select({
-      userId: thoughts.userId,
-      contentEnc: thoughts.contentEnc,
-      tagsEnc: thoughts.tagsEnc,
-      legacyTags: thoughts.legacyTags,
-    })
-    .from(thoughts)
-    .where(candidatesOf(userId, q).all);
+export async function candidateRows(db: DbOrTx, userId: number, q: Candidates) {
+  const rows = await rowsOf(
+    db,
+    sql`select thoughts.user_id, thoughts.content_enc, thoughts.tags_enc, thoughts.tags
+        from ${candidatesOf(userId, q)}`,
+  );
+  return rows.map((r) => ({
+    userId: Number(r.user_id),
+    contentEnc: r.content_enc as string,
+    tagsEnc: (r.tags_enc as string | null) ?? null,
+    legacyTags: (r.tags as string[] | null) ?? null,
+  }));
 }
 
 export interface RankedId {
@@ -270,20 +295,37 @@ export async function tierCandidates(
   // Walking the date index finds the newest of a large tier after a few rows, but reads every row
   // of a small one: a small tier is found through the GIN indexes and sorted (`+ interval '0'`
   // keeps the planner from walking the date index).
-  // The walk is forced by its shape: the inner query (kept whole by `offset 0`) reads the user's
-  // rows newest first from the (user_id, date) index, and stops once the outer limit is reached.
+  // The walk: the inner query (kept whole by `offset 0`) reads the user's rows newest first from
+  // the (user_id, date) index, and stops once the outer limit is reached. Planned on its own, that
+  // inner query would rather sort all the user's rows (cheaper when all are read), so sorting is
+  // off while it is planned.
+  // The row's grams are checked by a scalar subquery: one lookup per row walked. (An EXISTS would
+  // become a join, and the planner, which cannot estimate how few rows hold the grams, would then
+  // walk the whole date index once per such row.)
+  const grams =
+    q.grams.length > 0 && !(tier === 1 && q.oneWord)
+      ? sql` and coalesce((select g.grams @> ${intArray(q.grams)} from thoughts.search_grams g
+              where g.thought_id = thoughts.id), false)`
+      : sql``;
   const statement = walk
     ? sql`select id from (
-            select thoughts.id, thoughts.search_grams, thoughts.search_words, thoughts.local_date
+            select thoughts.id, thoughts.search_words, thoughts.local_date
             from thoughts.thoughts
             where thoughts.user_id = ${userId}
             order by thoughts.date desc, thoughts.id desc offset 0) as thoughts
-          where ${candidatesOf(userId, q, true).ownerless} and ${tierCondition(q, tier)}
+          where ${tierCondition(q, tier)}${rangeOf(q)}${grams}
           limit ${limit} offset ${offset}`
-    : sql`select thoughts.id from thoughts.thoughts
-          where ${candidatesOf(userId, q).all} and ${tierCondition(q, tier)}
-          order by thoughts.date + interval '0' desc, thoughts.id desc limit ${limit} offset ${offset}`;
+    : tier < 3
+      ? // Tiers 1 and 2 from the words' GIN index (they are fewer than the candidates of the grams).
+        sql`select thoughts.id from thoughts.thoughts
+            where thoughts.user_id + 0 = ${userId} and ${tierCondition(q, tier)}${rangeOf(q)}${grams}
+            order by thoughts.date + interval '0' desc, thoughts.id desc limit ${limit} offset ${offset}`
+      : sql`select thoughts.id from ${candidatesOf(userId, q)} and ${tierCondition(q, tier)}
+            order by thoughts.date + interval '0' desc, thoughts.id desc limit ${limit} offset ${offset}`;
+  if (!walk) return (await rowsOf(db, statement)).map((r) => Number(r.id));
+  await db.execute(sql`select set_config('enable_sort', 'off', true)`);
   const rows = await rowsOf(db, statement);
+  await db.execute(sql`select set_config('enable_sort', 'on', true)`);
   return rows.map((r) => Number(r.id));
 }
 
@@ -295,7 +337,7 @@ export function rankSql(userId: number, q: SubstringQuery, offset: number, limit
       : sql`case when thoughts.search_words @> ${intArray(q.words)} then 1
                  when thoughts.search_words @> ${intArray(q.stems)} then 2 else 3 end`;
   return sql`select thoughts.id, ${tier} as tier, ${bm25(q.weights)} as score
-        from thoughts.thoughts where ${candidatesOf(userId, q).all}
+        from ${candidatesOf(userId, q)}
         order by tier, score desc, thoughts.date desc, thoughts.id desc
         limit ${limit} offset ${offset}`;
 }

@@ -13,6 +13,7 @@ import {
   usedDedupeKeys,
 } from '../db/portability.repository';
 import { audioContext, contentContext, presentThought, withoutVoiceMarker, withVoiceMarker } from './present';
+import { rowColumns } from './search/entry';
 import type { SearchWriter } from './search/writer';
 import type { TagSealer } from './tags';
 
@@ -96,6 +97,14 @@ export function createPortability({
       const write = pending.filter((_, n) => isNew[n]);
       if (write.length > 0)
         await uow.run(async (tx, emit) => {
+          // Each thought's index by its client key (a row a retried batch wrote meanwhile is skipped).
+          const entries = new Map(
+            write.map((i) => {
+              const item = items[i]!;
+              const text = withoutVoiceMarker(item.isVoice ? withVoiceMarker(item.content) : item.content);
+              return [clientKeys[i]!, search.entry(userId, text, item.tags)];
+            }),
+          );
           const rows = await insertImported(
             tx,
             write.map((i) => {
@@ -116,11 +125,7 @@ export function createPortability({
                 format: item.format,
                 category: item.category,
                 ...tags.seal(userId, item.tags),
-                ...search.entry(
-                  userId,
-                  withoutVoiceMarker(item.isVoice ? withVoiceMarker(item.content) : item.content),
-                  item.tags,
-                ),
+                ...rowColumns(entries.get(clientKeys[i]!)!),
                 date: new Date(item.date),
                 localDate: item.localDate,
                 timezoneOffset: item.timezoneOffset ?? null,
@@ -130,7 +135,7 @@ export function createPortability({
           await search.record(
             tx,
             userId,
-            rows.map((row) => ({ before: null, after: row })),
+            rows.map((row) => ({ id: row.id, before: null, after: entries.get(row.clientKey!)! })),
           );
           // Insights go stale by day: one event per day the batch touched is enough.
           const byDay = new Map(rows.map((row) => [row.localDate, row]));

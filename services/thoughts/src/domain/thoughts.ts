@@ -36,6 +36,7 @@ import { classifyEntry } from './classify';
 import { localDateOf } from './dates';
 import { audioContext, contentContext, presentThought, withoutVoiceMarker, withVoiceMarker } from './present';
 import { thoughtKey } from './portability';
+import { rowColumns } from './search/entry';
 import type { SearchWriter } from './search/writer';
 import { normaliseTag, type TagSealer } from './tags';
 
@@ -160,14 +161,14 @@ export function createThoughts({ db, uow, cipher, tags, keys, search, llm, log }
           isVoice: body.isVoice,
           category: body.category,
           ...tags.seal(userId, tagList),
-          ...entry,
+          ...rowColumns(entry),
           date: instant,
           localDate: localDateOf(instant, body.timezoneOffset),
           timezoneOffset: body.timezoneOffset ?? null,
         });
         // Saved meanwhile by a concurrent retry with the same key: that one is the thought.
         if (!created) return (await findByClientKey(tx, userId, body.clientKey!))!;
-        await search.record(tx, userId, [{ before: null, after: entry }]);
+        await search.record(tx, userId, [{ id: created.id, before: null, after: entry }]);
         await thoughtChanged(emit, created, 'created');
         if (audio && !body.content && llm) {
           await emit('thought.transcribe', { userId, thoughtId: created.id });
@@ -196,10 +197,10 @@ export function createThoughts({ db, uow, cipher, tags, keys, search, llm, log }
           dedupeKey,
           category: body.category,
           ...(body.tags !== undefined ? tags.seal(userId, body.tags) : {}),
-          ...entry,
+          ...(entry && rowColumns(entry)),
         });
         if (!updated) throw notFound(THOUGHT_NOT_FOUND);
-        if (entry) await search.record(tx, userId, [{ before: existing, after: entry }]);
+        if (entry) await search.record(tx, userId, [{ id, before: existing, after: entry }]);
         await thoughtChanged(emit, updated, 'updated');
         return updated;
       });
@@ -208,9 +209,12 @@ export function createThoughts({ db, uow, cipher, tags, keys, search, llm, log }
 
     async remove(userId: number, id: number): Promise<{ success: true }> {
       await uow.run(async (tx, emit) => {
+        // Recorded first: the counts of its grams are read back from the row that goes with it.
+        const existing = await findOwned(tx, userId, id);
+        if (!existing) throw notFound(THOUGHT_NOT_FOUND);
+        await search.record(tx, userId, [{ id, before: existing, after: null }]);
         const removed = await deleteOwned(tx, userId, id);
         if (!removed) throw notFound(THOUGHT_NOT_FOUND);
-        await search.record(tx, userId, [{ before: removed, after: null }]);
         await thoughtChanged(emit, removed, 'deleted');
       });
       return { success: true };
@@ -259,10 +263,10 @@ export function createThoughts({ db, uow, cipher, tags, keys, search, llm, log }
         const updated = await updateOwned(tx, userId, thoughtId, {
           contentEnc: cipher.encrypt(withVoiceMarker(text), contentContext(userId)),
           dedupeKey: thoughtKey(keys, userId, { content: text, date: thought.date }),
-          ...entry,
+          ...rowColumns(entry),
         });
         if (!updated) return;
-        await search.record(tx, userId, [{ before, after: entry }]);
+        await search.record(tx, userId, [{ id: thoughtId, before, after: entry }]);
         await thoughtChanged(emit, updated, 'updated');
       });
       log.info({ thoughtId }, 'voice thought transcribed');

@@ -4,6 +4,7 @@ import type { Logger } from '@haven/kit/logger';
 import { recountUser, rowsToIndex, setIndexIfUnchanged, type RowToIndex } from '../../db/search.repository';
 import { contentContext, withoutVoiceMarker } from '../present';
 import type { TagSealer } from '../tags';
+import { rowColumns } from './entry';
 import type { SearchWriter } from './writer';
 
 /** A row's index rebuilt from its text, or null when the text cannot be decrypted. */
@@ -48,11 +49,11 @@ export async function indexStoredThoughts(deps: {
     await db.transaction(async (tx) => {
       const byUser = new Map<number, Parameters<SearchWriter['record']>[2]>();
       for (const { row, entry } of built) {
-        if (!entry || !(await setIndexIfUnchanged(tx, row, entry))) continue;
+        if (!entry || !(await setIndexIfUnchanged(tx, row, rowColumns(entry)))) continue;
         indexed += 1;
         if (row.searchKey !== null) rekeyed.add(row.userId);
         const changes = byUser.get(row.userId) ?? [];
-        changes.push({ before: row, after: entry });
+        changes.push({ id: row.id, before: row, after: entry });
         byUser.set(row.userId, changes);
       }
       for (const [userId, changes] of [...byUser].sort((a, b) => a[0] - b[0]))

@@ -2,7 +2,7 @@ import { foldText } from './fold';
 import type { SearchHashes } from './hashes';
 import { boundariesOf, gramsOf, stemOf, wordsOf } from './tokens';
 
-/** A thought's index columns, as stored. */
+/** A thought's index: its grams (stored in search_grams) and its row's index columns. */
 export interface SearchEntry {
   searchGrams: number[];
   searchWords: number[];
@@ -11,10 +11,15 @@ export interface SearchEntry {
   searchKey: string;
 }
 
-/** A row's index columns as read back, to take its counts out of the user's totals. */
-export type StoredEntry = Pick<SearchEntry, 'searchGrams' | 'searchWords' | 'searchLen'> & {
+/** A row's index columns as read back (its grams are read by id), to take its counts out of the user's totals. */
+export type StoredEntry = Pick<SearchEntry, 'searchWords' | 'searchLen'> & {
   searchKey: string | null;
 };
+
+/** What of an entry the thought's own row holds (its grams have a table of their own). */
+export function rowColumns({ searchGrams: _grams, ...columns }: SearchEntry) {
+  return columns;
+}
 
 /** The most a count holds (search_tf is a smallint). */
 const MAX_TF = 32_767;
@@ -56,4 +61,4 @@ export function buildEntry(
 }
 
 /** An empty index: what a row holds before it is indexed. */
-export const NO_ENTRY: StoredEntry = { searchGrams: [], searchWords: [], searchLen: 0, searchKey: null };
+export const NO_ENTRY: StoredEntry = { searchWords: [], searchLen: 0, searchKey: null };

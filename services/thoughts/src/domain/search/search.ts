@@ -132,6 +132,8 @@ interface Plan {
   tierSizes: [number, number, number];
   /** How many thoughts the user has indexed. */
   docs: number;
+  /** Not tiered: every candidate's id in rank order, once asked for (see candidatesFrom). */
+  ranked?: number[];
 }
 
 /** Where word results continue: the rank `o`, within tier `k` when ranked tier by tier. */
@@ -231,15 +233,21 @@ function searchOver({
       termFrequencies(db, userId, [...stems, ...grams, ...wordTerms]),
       userStats(db, userId),
     ]);
-    const q = { grams, words: wordTerms, stems, weights: weigh(stems, df, stats), range };
+    const oneWord = words.length === 1 && words[0] === folded;
+    const q = { grams, words: wordTerms, stems, oneWord, weights: weigh(stems, df, stats), range };
     const exact = grams.length === 1 && Array.from(folded).length <= 3 && !folded.includes('\n') && !range;
-    // Up to three characters the gram's count is the candidates'; beyond, count them (the GIN
-    // index intersects the trigrams), and with no grams (a query folding to nothing) it is all.
+    // Up to three characters the gram's count is the candidates'; with no grams (a query folding to
+    // nothing) it is all. Beyond, the rarest gram's count bounds them: when that is few enough for
+    // the total to check them all, it is the bound; else count them (the GIN index intersects the
+    // trigrams).
+    const rarest = Math.min(...grams.map((g) => df.get(g) ?? 0));
     const bound = exact
       ? (df.get(grams[0]!) ?? 0)
       : grams.length === 0
         ? stats.docs
-        : await countCandidates(db, userId, q);
+        : rarest <= verifyAll
+          ? rarest
+          : await countCandidates(db, userId, q);
     return {
       q,
       folded,
@@ -259,12 +267,18 @@ function searchOver({
     at: number,
     size: number,
   ) {
-    if (tier === undefined) return (await rankCandidates(db, userId, plan.q, at, size)).map((r) => r.id);
+    // Up to RANK_ALL_LIMIT candidates are ranked all at once (scoring them is most of the cost of
+    // any page of them), so that the rounds of a page that checks more cost no more queries.
+    if (tier === undefined) {
+      plan.ranked ??= (await rankCandidates(db, userId, plan.q, 0, rankAll)).map((r) => r.id);
+      return plan.ranked.slice(at, at + size);
+    }
     const t = tier as 1 | 2 | 3;
-    // Walk the date index only when a tier is a tenth of the thoughts or more: about ten rows are
-    // read per hit then; for a rarer tier the GIN indexes and a sort cost less.
+    // Walking the date index reads about docs / tierSize rows per hit, in date order; the GIN
+    // indexes and a sort read every row of the tier. Walk when that is the fewer rows.
     const tierSize = plan.tierSizes[t - 1]!;
-    return tierCandidates(db, userId, plan.q, t, at, size, tierSize > rankAll && tierSize * 10 >= plan.docs);
+    const walk = tierSize > rankAll && tierSize * tierSize >= plan.docs * (at + size);
+    return tierCandidates(db, userId, plan.q, t, at, size, walk);
   }
 
   /**
