@@ -135,6 +135,46 @@ describe('thoughts', () => {
     expect((await me.get('/api/thoughts/all')).body).toHaveLength(4);
   });
 
+  it('streams every thought newest first, a batch at a time, ties in the same instant by id', async () => {
+    const me = as();
+    // 1,203 thoughts over 401 instants (three in each): more than two batches of 500, and ties
+    // across a batch's end.
+    const items = Array.from({ length: 1203 }, (_, n) => {
+      const date = new Date(Date.UTC(2024, 0, 1) + Math.floor(n / 3) * 3_600_000);
+      return {
+        key: `all-entry-${n}`,
+        content: `entry ${n}`,
+        date: date.toISOString(),
+        localDate: date.toISOString().slice(0, 10),
+        category: 'personal',
+        tags: [],
+        isVoice: false,
+      };
+    });
+    for (let i = 0; i < items.length; i += 500) {
+      const res = await fetch(`${svc.url}/internal/import/thoughts`, {
+        method: 'POST',
+        headers: {
+          ...internalHeaders(svc.config, me.userId, 'thoughts', 'portability'),
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ items: items.slice(i, i + 500) }),
+      });
+      expect(res.status).toBe(200);
+    }
+    const res = await fetch(`${svc.url}/api/thoughts/all`, {
+      headers: internalHeaders(svc.config, me.userId, 'thoughts'),
+    });
+    expect(res.headers.get('transfer-encoding')).toBe('chunked');
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const all = (await res.json()) as Thought[];
+    expect(all).toHaveLength(1203);
+    const order = [...all].sort((a, b) => b.date.localeCompare(a.date) || b.id - a.id);
+    expect(all.map((t) => t.id)).toEqual(order.map((t) => t.id));
+    expect(new Set(all.map((t) => t.content)).size).toBe(1203);
+    expect(all[0]).toMatchObject({ content: expect.stringMatching(/^entry 120[0-2]$/), tags: [] });
+  });
+
   it("never shows, changes or deletes another user's thought", async () => {
     const owner = as();
     const other = as();

@@ -79,12 +79,31 @@ export function listByIds(db: DbOrTx, userId: number, ids: number[]): Promise<Th
     .where(and(eq(thoughts.userId, userId), inArray(thoughts.id, ids)));
 }
 
-export function listAll(db: DbOrTx, userId: number): Promise<ThoughtListRow[]> {
+/** Where a newest-first walk of a user's thoughts goes on: after the thought with this id and date. */
+export interface AllCursor {
+  id: number;
+  /** Its `date` to the microsecond (`at`, as a page gives it). */
+  at: string;
+}
+
+/**
+ * Up to `limit` of the user's thoughts newest first, after `after` when given (by date, then id):
+ * the whole list a page at a time, each page one short query on the (user_id, date) index.
+ */
+export function listAllPage(
+  db: DbOrTx,
+  userId: number,
+  after: AllCursor | null,
+  limit: number,
+): Promise<Array<ThoughtListRow & { at: string }>> {
+  const owner = eq(thoughts.userId, userId);
+  const before = after && sql`(${thoughts.date}, ${thoughts.id}) < (${after.at}::timestamptz, ${after.id})`;
   return db
-    .select(listColumns)
+    .select({ ...listColumns, at: sql<string>`${thoughts.date}::text` })
     .from(thoughts)
-    .where(eq(thoughts.userId, userId))
-    .orderBy(desc(thoughts.date), desc(thoughts.id));
+    .where(before ? and(owner, before) : owner)
+    .orderBy(desc(thoughts.date), desc(thoughts.id))
+    .limit(limit);
 }
 
 export async function findOwned(db: DbOrTx, userId: number, id: number): Promise<ThoughtRow | undefined> {

@@ -21,7 +21,8 @@ import {
   findAudio,
   findOwned,
   insertThought,
-  listAll,
+  listAllPage,
+  type AllCursor,
   listTagColumns,
   findByClientKey,
   listByDay,
@@ -57,6 +58,8 @@ export interface ThoughtsDeps {
 }
 
 const THOUGHT_NOT_FOUND = 'Thought not found';
+/** Thoughts read and sent at a time by GET /api/thoughts/all. */
+const ALL_BATCH = 500;
 
 /** Tells the insights service (and anyone listening) which day of whose thoughts changed. */
 function thoughtChanged(emit: Emit, row: ThoughtRow, change: 'created' | 'updated' | 'deleted') {
@@ -80,8 +83,16 @@ export function createThoughts({ db, uow, cipher, tags, keys, search, llm, log }
     presentThought({ ...row, date: row.date.toISOString(), hasAudio: row.audioEnc !== null }, cipher, tags);
   const presentAll = (rows: ThoughtListRow[]) => rows.map((r) => presentThought(r, cipher, tags));
 
-  async function all(userId: number): Promise<Thought[]> {
-    return presentAll(await listAll(db, userId));
+  /** Every thought of the user, newest first, a batch at a time (GET /api/thoughts/all streams them). */
+  async function* all(userId: number): AsyncGenerator<Thought[]> {
+    let after: AllCursor | null = null;
+    for (;;) {
+      const rows = await listAllPage(db, userId, after, ALL_BATCH);
+      if (rows.length > 0) yield presentAll(rows);
+      if (rows.length < ALL_BATCH) return;
+      const last = rows[rows.length - 1]!;
+      after = { id: last.id, at: last.at };
+    }
   }
 
   /** The index of a thought after an edit of its text (stored form) or tags; undefined when neither. */

@@ -3,6 +3,7 @@ import { thoughtsPortabilityContract } from '@haven/contracts/portability';
 import type { Portability } from '../domain/portability';
 import { thoughtsContract } from '@haven/contracts/thoughts';
 import { implement, reply } from '@haven/kit/http';
+import { sendJsonArray } from '@haven/kit/json-stream';
 import type { Search } from '../domain/search/search';
 import type { Thoughts } from '../domain/thoughts';
 import { sendAudio } from './audio';
@@ -12,7 +13,7 @@ export function thoughtsRoutes(thoughts: Thoughts, search: Search) {
     byDay: ({ userId, query }) => thoughts.ofDay(userId, query.date),
     range: ({ userId, query }) => thoughts.inRange(userId, query),
     byIds: ({ userId, query }) => thoughts.byIds(userId, query.ids),
-    all: ({ userId }) => thoughts.all(userId),
+    all: ({ userId, res }) => sendJsonArray(res, thoughts.all(userId)),
     search: ({ userId, query }) => search.page(userId, query),
     related: ({ userId, params, query }) => search.related(userId, params.id, query.limit),
     onThisDay: ({ userId, query }) => search.onThisDay(userId, query.date),
