@@ -112,10 +112,9 @@ export const thoughts = thoughtsSchema.table(
 /**
  * The grams of each thought's search index: keyed 32-bit hashes of every distinct character, bigram
  * and trigram of its folded text and tags, and of each boundary between two words (candidates for a
- * substring). A table of their own, one narrow row per thought with the array kept out of line
- * (`toast_tuple_target`, set in the migration), so counting a common query's candidates visits a few
- * hundred pages instead of every page of the thoughts. Written with the thought's other index
- * columns, in the same transaction.
+ * substring). A table of their own, one narrow row per thought with the array kept out of line, so
+ * counting a common query's candidates visits a few hundred pages instead of every page of the
+ * thoughts. Written with the thought's other index columns, in the same transaction.
  */
 export const searchGrams = thoughtsSchema.table(
   'search_grams',
@@ -125,6 +124,13 @@ export const searchGrams = thoughtsSchema.table(
       .references(() => thoughts.id, { onDelete: 'cascade' }),
     userId: integer('user_id').notNull(),
     grams: integer('grams').array().notNull(),
+    /**
+     * Spaces, written with each row (see saveGrams) so that it is long enough for PostgreSQL to
+     * toast it: only a row over ~2 kB is, and then down to the table's `toast_tuple_target` (128
+     * bytes, set in the migration): the spaces compress to a few bytes and the grams (stored
+     * EXTERNAL) go out of line. Without them a short thought's grams would stay in the row.
+     */
+    pad: text('pad'),
   },
   (t) => [index('search_grams_grams_idx').using('gin', t.grams)],
 );

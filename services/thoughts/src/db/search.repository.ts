@@ -20,6 +20,9 @@ export interface IndexColumns {
   searchKey: string;
 }
 
+/** What each write of a grams row sends as its pad (see the schema): over ~2 kB, so it is toasted. */
+const PAD = sql`repeat(' ', 2100)`;
+
 /** Writes (or replaces) thoughts' grams, in the transaction that writes their other index columns. */
 export async function saveGrams(
   db: DbOrTx,
@@ -29,8 +32,11 @@ export async function saveGrams(
   if (rows.length === 0) return;
   await db
     .insert(searchGrams)
-    .values(rows.map((r) => ({ thoughtId: r.thoughtId, userId, grams: r.grams })))
-    .onConflictDoUpdate({ target: searchGrams.thoughtId, set: { grams: sql`excluded.grams` } });
+    .values(rows.map((r) => ({ thoughtId: r.thoughtId, userId, grams: r.grams, pad: PAD })))
+    .onConflictDoUpdate({
+      target: searchGrams.thoughtId,
+      set: { grams: sql`excluded.grams`, pad: sql`excluded.pad` },
+    });
 }
 
 /** The stored grams of these of the user's thoughts, by thought id (absent: none stored). */

@@ -59,6 +59,8 @@ export const VERIFY_ALL_LIMIT = 300;
  * common weighs next to nothing, and scoring every candidate would cost more than the page.
  */
 export const RANK_ALL_LIMIT = 1000;
+/** The most ids of a tier read whole that a page keeps for its further rounds (see candidatesFrom). */
+const TIER_IDS_KEPT = 20_000;
 /** Thoughts the assistant's "any of these words" scores at most before it narrows (rankByWords). */
 const ANY_WORDS_SCORED = 3000;
 /** Candidates one page checks at most before it answers with fewer hits (see verifiedFrom). */
@@ -134,6 +136,8 @@ interface Plan {
   docs: number;
   /** Not tiered: every candidate's id in rank order, once asked for (see candidatesFrom). */
   ranked?: number[];
+  /** Tiered: a tier's ids newest first, once read whole through the indexes (see candidatesFrom). */
+  tierIds?: number[][];
 }
 
 /** Where word results continue: the rank `o`, within tier `k` when ranked tier by tier. */
@@ -277,8 +281,16 @@ function searchOver({
     // Walking the date index reads about docs / tierSize rows per hit, in date order; the GIN
     // indexes and a sort read every row of the tier. Walk when that is the fewer rows.
     const tierSize = plan.tierSizes[t - 1]!;
-    const walk = tierSize > rankAll && tierSize * tierSize >= plan.docs * (at + size);
-    return tierCandidates(db, userId, plan.q, t, at, size, walk);
+    const kept = plan.tierIds?.[t - 1];
+    if (kept) return kept.slice(at, at + size);
+    if (tierSize > rankAll && tierSize * tierSize >= plan.docs * (at + size))
+      return tierCandidates(db, userId, plan.q, t, at, size, true);
+    // A tier found through the indexes is read and sorted whole whatever part of it is asked for:
+    // its ids are kept for the page's further rounds (unless there are too many to keep).
+    const ids = await tierCandidates(db, userId, plan.q, t, 0, TIER_IDS_KEPT, false);
+    if (ids.length === TIER_IDS_KEPT) return ids.slice(at, at + size);
+    (plan.tierIds ??= [])[t - 1] = ids;
+    return ids.slice(at, at + size);
   }
 
   /**
