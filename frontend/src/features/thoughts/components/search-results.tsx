@@ -1,6 +1,6 @@
 import type { MeaningStatus, SearchHit, Thought } from '@haven/contracts/thoughts';
 import { NotebookPen, SearchX } from 'lucide-react';
-import { memo, useEffect, useRef, type RefObject } from 'react';
+import { memo, useEffect, useRef, useState, type RefObject } from 'react';
 
 import { ThoughtCard } from '@/components/thoughts/thought-card';
 import { Button } from '@/components/ui/button';
@@ -29,6 +29,34 @@ interface SearchResultsProps {
   onTag: (tag: string) => void;
 }
 
+/** Cards of new results drawn in their first frame (a phone shows about four); the rest follow. */
+const FIRST_FRAME_CARDS = 4;
+
+/**
+ * How many of the hits to draw: for new results (another first hit), the first few in the frame
+ * they arrive in and all of them from the next, so the first cards show without waiting for the
+ * rest; for more of the same results (a next page), all at once.
+ */
+function useCardsShown(hits: SearchHit[]): number {
+  const lead = hits[0]?.thought.id;
+  const [shown, setShown] = useState({ lead, all: false });
+  if (shown.lead !== lead) setShown({ lead, all: false });
+  const pending = shown.lead === lead && !shown.all;
+  useEffect(() => {
+    if (!pending) return;
+    // After the frame with the first cards is painted.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setShown((s) => (s.lead === lead ? { lead, all: true } : s)));
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [pending, lead]);
+  return pending || shown.lead !== lead ? Math.min(hits.length, FIRST_FRAME_CARDS) : hits.length;
+}
+
 const MEANING_NOTES: Record<Exclude<MeaningStatus, 'on'>, string> = {
   off: 'Searching by words only: no meaning model is set up on this server.',
   down: 'The meaning model did not answer, so these are word matches only.',
@@ -55,7 +83,9 @@ export const SearchResults = memo(function SearchResults({
 }: SearchResultsProps) {
   const heading = `${filtering ? 'Search Results' : 'All Thoughts'} (${total})`;
   const sentinel = useRef<HTMLDivElement>(null);
-  const wantMore = hasMore && !loadingMore && moreError === null;
+  const shown = useCardsShown(hits);
+  // Not while the first cards are drawn alone: the end of the list would look near.
+  const wantMore = hasMore && !loadingMore && moreError === null && shown === hits.length;
 
   useEffect(() => {
     const element = sentinel.current;
@@ -97,7 +127,7 @@ export const SearchResults = memo(function SearchResults({
         </div>
       ) : (
         <>
-          <ResultList hits={hits} onOpen={onOpen} onTag={onTag} />
+          <ResultList hits={hits} shown={shown} onOpen={onOpen} onTag={onTag} />
           <div ref={sentinel} aria-hidden="true" />
           {moreError !== null && <p className="text-sm text-destructive">{moreError}</p>}
           {hasMore && (
@@ -117,16 +147,19 @@ export const SearchResults = memo(function SearchResults({
  */
 const ResultList = memo(function ResultList({
   hits,
+  shown,
   onOpen,
   onTag,
 }: {
   hits: SearchHit[];
+  /** How many of them to draw (see useCardsShown). */
+  shown: number;
   onOpen: (thought: Thought) => void;
   onTag: (tag: string) => void;
 }) {
   return (
     <ul aria-label="Search results" className="flex flex-col gap-3">
-      {hits.map((hit) => (
+      {hits.slice(0, shown).map((hit) => (
         // Cards out of view are laid out only when scrolled to.
         <li key={hit.thought.id} className="[contain-intrinsic-size:auto_8rem] [content-visibility:auto]">
           <ThoughtCard
