@@ -58,7 +58,13 @@ export async function importOf(
 /** The user's thoughts and stored uploads: both none when an import kept nothing. */
 export async function keptBy(stack: Stack, userId: number): Promise<{ thoughts: number; blobs: number }> {
   return {
-    thoughts: await countOf(stack, sql`select count(*)::int as n from thoughts.thoughts where user_id = ${userId}`),
-    blobs: await countOf(stack, sql`select count(*)::int as n from portability.blobs where user_id = ${userId}`),
+    thoughts: await countOf(
+      stack,
+      sql`select count(*)::int as n from thoughts.thoughts where user_id = ${userId}`,
+    ),
+    blobs: await countOf(
+      stack,
+      sql`select count(*)::int as n from portability.blobs where user_id = ${userId}`,
+    ),
   };
 }
