@@ -46,6 +46,18 @@ describe('a sandbox pool', () => {
     }
   }, 30_000);
 
+  it('does not charge the loading of its code to the first task', async () => {
+    const slow = createSandboxPool({
+      script: () => sandboxScript(import.meta.url, './sandbox-slow-start.test-support.ts', ['none']),
+      limits: { heapMb: 32, timeMs: 500 },
+    });
+    try {
+      expect(await slow.run('double', 4)).toBe(8);
+    } finally {
+      slow.close();
+    }
+  }, 30_000);
+
   it('runs calls one at a time, in order', async () => {
     const answers = await Promise.all([1, 2, 3, 4, 5].map((n) => pool.run<number>('double', n)));
     expect(answers).toEqual([2, 4, 6, 8, 10]);

@@ -15,7 +15,7 @@ import { repoPath, repoRoot } from './paths';
 
 /** What one sandbox may use. */
 export interface SandboxLimits {
-  /** Longest it may be waited for without a word. */
+  /** Longest it may be waited for without a word, once it has started (see `sandboxStarted`). */
   timeMs: number;
   /** Its V8 heap (old space), in MB. */
   heapMb: number;
@@ -47,6 +47,19 @@ export interface SandboxDied {
   reason: string;
 }
 
+/** What a child says once its code is loaded: from then on, its time is the task's. */
+const STARTED = '@haven/sandbox-started';
+/** How long a child may take to load its code (seconds under tsx on a loaded machine). */
+const START_LIMIT_MS = 30_000;
+
+/**
+ * Tells the service this sandbox's code is loaded. Loading it (compiling TypeScript in tests, a
+ * cold disk) is not charged to the task's time: the watchdog's `timeMs` counts from here.
+ */
+export function sandboxStarted(): void {
+  process.send?.({ type: STARTED });
+}
+
 /**
  * One sandbox child: messages in order, a watchdog on each wait. `intercept` sees every message
  * first and may answer it itself (true: not queued), e.g. a request for bytes.
@@ -57,6 +70,9 @@ export class SandboxProcess<Out extends { type: string }, In = unknown> {
   private waiting: ((m: Out | SandboxDied) => void) | null = null;
   private stderr = '';
   private gone = false;
+  private started = false;
+  /** The pending wait's watchdog, re-armed when the child says it has started. */
+  private onStarted: (() => void) | null = null;
 
   constructor(
     script: SandboxScript,
@@ -75,6 +91,7 @@ export class SandboxProcess<Out extends { type: string }, In = unknown> {
       this.stderr = (this.stderr + chunk.toString('utf8')).slice(-4000);
     });
     this.child.on('message', (m: Out) => {
+      if (m.type === STARTED) return this.start();
       if (!intercept?.(m)) this.push(m);
     });
     this.child.on('error', (err) => this.push({ type: 'died', reason: err.message }));
@@ -89,18 +106,31 @@ export class SandboxProcess<Out extends { type: string }, In = unknown> {
     return !this.gone;
   }
 
-  /** The next message; a child silent for longer than its time is killed and reported so. */
+  /**
+   * The next message; a child silent for longer than its time (counted from its start) is killed
+   * and reported so.
+   */
   next(timeMs = this.limits.timeMs): Promise<Out | SandboxDied> {
     const ready = this.queue.shift();
     if (ready) return Promise.resolve(ready);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
+      const expire = (reason: string) => () => {
         this.waiting = null;
+        this.onStarted = null;
         this.kill();
-        resolve({ type: 'died', reason: `reading it took longer than ${timeMs / 1000} s` });
-      }, timeMs);
+        resolve({ type: 'died', reason });
+      };
+      const tookTooLong = expire(`reading it took longer than ${timeMs / 1000} s`);
+      let timer = this.started
+        ? setTimeout(tookTooLong, timeMs)
+        : setTimeout(expire(`it did not start within ${START_LIMIT_MS / 1000} s`), START_LIMIT_MS);
+      this.onStarted = () => {
+        clearTimeout(timer);
+        timer = setTimeout(tookTooLong, timeMs);
+      };
       this.waiting = (m) => {
         clearTimeout(timer);
+        this.onStarted = null;
         resolve(m);
       };
     });
@@ -115,6 +145,12 @@ export class SandboxProcess<Out extends { type: string }, In = unknown> {
     if (this.gone) return;
     this.gone = true;
     this.child.kill('SIGKILL');
+  }
+
+  private start() {
+    this.started = true;
+    this.onStarted?.();
+    this.onStarted = null;
   }
 
   private push(m: Out | SandboxDied) {
@@ -203,4 +239,5 @@ export function serveSandboxTasks(tasks: Record<string, (input: never) => unknow
     process.send!(answer);
   });
   process.on('disconnect', () => process.exit(0));
+  sandboxStarted();
 }

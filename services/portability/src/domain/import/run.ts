@@ -4,6 +4,7 @@ import type { Db } from '@haven/kit/db';
 import type { InternalClients } from '@haven/kit/internal-client';
 import type { Logger } from '@haven/kit/logger';
 import type { UnitOfWork } from '@haven/kit/unit-of-work';
+import { deleteBlob } from '../../db/blobs.repository';
 import { addReportLines, findForStep, updateAtStep, type TransferRow } from '../../db/transfers.repository';
 import type { BlobStore } from '../blob-store';
 import { reportContext } from '../transfers';
@@ -214,14 +215,20 @@ async function saveBatch(
   row.cursor = cursor;
 }
 
-/** Ends an import: its state, and the upload deleted whatever the outcome. */
+/**
+ * Ends an import: its state, and the upload deleted whatever the outcome, in one transaction, so an
+ * import seen as ended has no upload left.
+ */
 export async function finish(
-  deps: Pick<ImportDeps, 'db' | 'blobs' | 'log'>,
+  deps: Pick<ImportDeps, 'db' | 'log'>,
   row: Pick<TransferRow, 'id' | 'step' | 'blobId' | 'counts'>,
   status: 'done' | 'failed',
   message: string | null,
 ): Promise<void> {
-  await updateAtStep(deps.db, row.id, row.step, { status, progress: 100, message, blobId: null });
-  if (row.blobId) await deps.blobs.remove(row.blobId);
+  const { blobId } = row;
+  await deps.db.transaction(async (tx) => {
+    await updateAtStep(tx, row.id, row.step, { status, progress: 100, message, blobId: null });
+    if (blobId) await deleteBlob(tx, blobId);
+  });
   deps.log.info({ transferId: row.id, status, ...row.counts }, 'import ended');
 }
