@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { vi } from 'vitest';
 import { startAllInOne, type AllInOne } from '../../scripts/all-in-one';
 import { startSmtpCatcher } from '../doubles/smtp-catcher';
+import { fromDataTemplate, testProductEnv } from '../support/data-template';
 
 // A browser flow is a dozen steps, each waiting on a condition (never a fixed time); on two busy
 // cores the whole may take longer than a unit test's bound, without anything being wrong.
@@ -36,17 +36,8 @@ export async function startProduct(
   env: Record<string, string> = {},
 ): Promise<AllInOne & { dataDir: string; stop(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'haven-e2e-'));
-  const productEnv: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    DATA_DIR: dataDir,
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    REDIS_PREFIX: `e2e${randomBytes(4).toString('hex')}`,
-    LOG_LEVEL: 'silent',
-    NODE_ENV: 'test',
-    HOST: '127.0.0.1',
-    ...env,
-  };
-  const app = await startAllInOne(productEnv, { port: 0 });
+  fromDataTemplate(dataDir);
+  const app = await startAllInOne({ ...testProductEnv(dataDir), ...env }, { port: 0 });
   return {
     ...app,
     dataDir,
