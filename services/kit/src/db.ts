@@ -58,6 +58,8 @@ export async function openDatabase(options: {
   dataDir?: string;
   poolSize?: number;
   log?: Logger;
+  /** How often embedded tables changed since their last analysis are looked for (tests shorten it). */
+  analyzeCheckMs?: number;
 }): Promise<DatabaseConnection> {
   if (options.url) {
     const pool = new pg.Pool({
@@ -90,12 +92,12 @@ export async function openDatabase(options: {
     mkdirSync(location, { recursive: true });
   }
   const client = await PGlite.create(location);
-  const maintenance = maintainEmbedded(client);
+  const maintenance = maintainEmbedded(client, options.analyzeCheckMs ?? ANALYZE_CHECK_MS);
   return {
     kind: 'pglite',
     client,
     close: async () => {
-      maintenance.stop();
+      await maintenance.stop();
       await client.close();
     },
   };
@@ -104,45 +106,85 @@ export async function openDatabase(options: {
 /** How often an embedded database is vacuumed and analysed, and when first. */
 const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000;
 const FIRST_MAINTENANCE_MS = 10 * 60 * 1000;
+/** How often the tables changed since their last analysis are looked for (autovacuum's naptime is 60 s). */
+const ANALYZE_CHECK_MS = 30 * 1000;
 
 /**
- * PGlite runs Postgres in single-user mode, where autovacuum never runs: without this, the dead rows
- * every edit and delete leaves behind would never be reclaimed, and the planner's statistics would
- * stay those of the first day. PGlite also runs on this process's one thread, so a vacuum holds every
- * request of every service while it works: it goes table by table, yielding between them, and first
- * ten minutes after start (it once ran 30 s after start, in the middle of a person's first steps, and
- * the browser tests' flows stalled behind it on a busy machine), then hourly.
+ * The tables to analyse now: changed by more rows since their last analysis than autovacuum's
+ * default rule asks (50 rows and a tenth of the table). Single-user mode keeps the counts in memory
+ * until told to flush them.
  */
-function maintainEmbedded(client: PGlite): { stop(): void } {
-  let timer: NodeJS.Timeout | undefined;
+async function tablesToAnalyze(client: PGlite): Promise<string[]> {
+  await client.query('select pg_stat_force_next_flush()');
+  const { rows } = await client.query<{ name: string }>(
+    `select format('%I.%I', s.schemaname, s.relname) as name
+       from pg_stat_user_tables s join pg_class c on c.oid = s.relid
+      where s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0)
+      order by 1`,
+  );
+  return rows.map((r) => r.name);
+}
+
+/**
+ * PGlite runs Postgres in single-user mode, where autovacuum never runs. Without this, the dead rows
+ * every edit and delete leaves behind would never be reclaimed, and the planner would go on planning
+ * by the statistics of an empty table (a journal of 10,000 imported entries searched as if it held
+ * none: the wrong index, several times slower). So, as autovacuum would:
+ * - every 30 s, a table changed by more than a tenth of its rows since it was last analysed is
+ *   analysed (a sample: milliseconds for small tables, well under a second for large ones);
+ * - the whole database is vacuumed and analysed, table by table, first ten minutes after start (it
+ *   once ran 30 s after start, in the middle of a person's first steps, and the browser tests' flows
+ *   stalled behind it on a busy machine), then hourly.
+ * PGlite runs on this process's one thread, so each holds every request while it works: they go a
+ * table at a time, yielding between tables, and never both at once.
+ */
+function maintainEmbedded(client: PGlite, analyzeCheckMs: number): { stop(): Promise<void> } {
+  const timers = new Set<NodeJS.Timeout>();
   let stopped = false;
-  const vacuum = async () => {
-    const { rows } = await client.query<{ name: string }>(
-      `select format('%I.%I', schemaname, relname) as name from pg_stat_user_tables order by 1`,
-    );
-    for (const { name } of rows) {
+  let busy: Promise<unknown> = Promise.resolve();
+  const eachTable = async (names: string[], command: string) => {
+    for (const name of names) {
       if (stopped) return;
-      await client.exec(`vacuum analyze ${name}`);
+      await client.exec(`${command} ${name}`);
       await new Promise((resolve) => setImmediate(resolve));
     }
   };
-  const run = () => {
-    vacuum()
-      .catch(() => {
-        // A failed round is retried at the next interval; queries are unaffected.
-      })
-      .finally(() => {
-        if (stopped) return;
-        timer = setTimeout(run, MAINTENANCE_INTERVAL_MS);
-        timer.unref();
-      });
+  const vacuumAll = async () => {
+    const { rows } = await client.query<{ name: string }>(
+      `select format('%I.%I', schemaname, relname) as name from pg_stat_user_tables order by 1`,
+    );
+    await eachTable(
+      rows.map((r) => r.name),
+      'vacuum analyze',
+    );
   };
-  timer = setTimeout(run, FIRST_MAINTENANCE_MS);
-  timer.unref();
+  const analyzeChanged = async () => eachTable(await tablesToAnalyze(client), 'analyze');
+  const every = (work: () => Promise<void>, firstMs: number, intervalMs: number) => {
+    const run = () => {
+      timers.delete(timer);
+      // A failed round is retried at the next interval; queries are unaffected.
+      busy = busy
+        .then(work)
+        .catch(() => undefined)
+        .finally(() => {
+          if (stopped) return;
+          timer = setTimeout(run, intervalMs);
+          timer.unref();
+          timers.add(timer);
+        });
+    };
+    let timer = setTimeout(run, firstMs);
+    timer.unref();
+    timers.add(timer);
+  };
+  every(analyzeChanged, analyzeCheckMs, analyzeCheckMs);
+  every(vacuumAll, FIRST_MAINTENANCE_MS, MAINTENANCE_INTERVAL_MS);
   return {
-    stop: () => {
+    // Stops between two tables: the connection closes with no command of this left running.
+    stop: async () => {
       stopped = true;
-      clearTimeout(timer);
+      for (const timer of timers) clearTimeout(timer);
+      await busy;
     },
   };
 }
