@@ -18,68 +18,144 @@ export interface EnexNote {
 
 const FIELDS = new Set(['title', 'content', 'created', 'updated', 'tag']);
 
+/** Parser errors that fail the note they are in: an entity (never expanded) and nothing else. */
+const FAILS_THE_NOTE = /undefined entity/i;
+
+const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+const escapeAttribute = (text: string) => escapeText(text).replace(/"/g, '&quot;');
+
 /**
  * The notes of an `.enex` file, one at a time, however big it is. saxes never expands entities of
  * a DTD (an internal `<!ENTITY>` is skipped, and using it is an "undefined entity" error), so a
  * billion-laughs file costs nothing; such an error fails the note it is in. Attachments
  * (`<resource>`, base64) are never kept: their text is dropped as it is parsed.
+ *
+ * Real exports are not always well-formed, and a note is never lost to a broken tag: saxes reads on
+ * past every error, and the elements are followed here, not by saxes's stack (a stray close tag such
+ * as `</note-attributesv>` makes saxes close every open element). A close tag closes what it names
+ * if it is open, and is ignored if not. A CDATA section nested in the content (Evernote writes them)
+ * ends the content's early, and the rest of the note's markup is read as XML: it is written back into
+ * the content as markup, for the HTML converter to read as leniently as a browser would. A file
+ * fails only when it gives no note at all.
  */
 export async function* enexNotes(
   stream: Readable,
 ): AsyncGenerator<EnexNote | { error: string; line: number }> {
   const parser = new SaxesParser({ position: true });
   const done: Array<EnexNote | { error: string; line: number }> = [];
-  const path: string[] = [];
+  /** The open elements; `strayClose`: a close tag naming no open element came while it was innermost. */
+  const open: Array<{ name: string; selfClosing: boolean; strayClose?: boolean }> = [];
   let note: EnexNote | null = null;
-  let field = '';
-  let fatal: { error: string; line: number } | null = null;
+  /** The field being read, and the depth of its element. */
+  let field: { name: string; depth: number } | null = null;
+  let text = '';
+  let notes = 0;
+  let firstError: { error: string; line: number } | null = null;
+  /** The name of the close tag saxes just reported, unless an error says it closed it implicitly. */
+  let closing: string | null = null;
 
-  const fieldOf = () =>
-    note && path.length === 3 && path[1] === 'note' && FIELDS.has(path[2]!) ? path[2]! : null;
-  const onText = (text: string) => {
-    if (!note || !fieldOf()) return;
-    if (field.length + text.length > IMPORT_LIMITS.fileBytes) {
+  const keep = (more: string) => {
+    if (!note || !field) return;
+    if (text.length + more.length > IMPORT_LIMITS.fileBytes) {
       note.error ??= { message: 'The note is larger than 1 MB', line: parser.line };
       return;
     }
-    field += text;
+    text += more;
   };
-  parser.on('opentag', (tag) => {
-    path.push(tag.name);
-    if (path.length === 2 && tag.name === 'note')
-      note = { title: '', content: '', created: '', updated: '', tags: [], line: parser.line };
-    field = '';
-  });
-  parser.on('text', onText);
-  parser.on('cdata', onText);
-  parser.on('closetag', () => {
-    const name = fieldOf();
-    if (note && name) {
-      if (name === 'tag') note.tags.push(field.trim());
-      else
-        note[name as 'title' | 'content' | 'created' | 'updated'] = name === 'content' ? field : field.trim();
-    }
-    if (path.length === 2 && note) {
+  /** Inside the content, under an element of its own: markup that escaped its CDATA. */
+  const inRecoveredMarkup = () => field?.name === 'content' && open.length > field.depth;
+
+  const closeTop = () => {
+    const element = open[open.length - 1]!;
+    if (field && open.length === field.depth && note) {
+      const value = field.name === 'content' ? text : text.trim();
+      if (field.name === 'tag') note.tags.push(value);
+      else note[field.name as 'title' | 'content' | 'created' | 'updated'] = value;
+      field = null;
+    } else if (inRecoveredMarkup() && !element.selfClosing) keep(`</${element.name}>`);
+    if (open.length === 2 && note) {
       done.push(note);
+      notes++;
       note = null;
+      field = null;
     }
-    field = '';
-    path.pop();
+    open.pop();
+  };
+  /** A close tag in the file: closes the innermost open element of its name and all inside it. */
+  const closeTag = (name: string) => {
+    let at = open.length - 1;
+    while (at >= 0 && open[at]!.name !== name) at--;
+    // Most likely this one's close tag, misspelt (`</note-attributesv>`): what follows is read as
+    // if it were closed.
+    if (at < 0 && open.length) open[open.length - 1]!.strayClose = true;
+    while (at >= 0 && open.length > at) closeTop();
+  };
+  /** Settles the close tag reported last, before anything else happens. */
+  const settle = () => {
+    if (closing !== null) closeTag(closing);
+    closing = null;
+  };
+
+  /** A field's element: a child of the note, or of an element of it whose close tag was misspelt. */
+  const isField = (name: string) =>
+    note !== null &&
+    !field &&
+    FIELDS.has(name) &&
+    open[1]?.name === 'note' &&
+    open.slice(2).every((e) => e.strayClose);
+
+  parser.on('opentag', (tag) => {
+    settle();
+    const startsField = isField(tag.name);
+    open.push({ name: tag.name, selfClosing: tag.isSelfClosing });
+    if (open.length === 2 && tag.name === 'note') {
+      note = { title: '', content: '', created: '', updated: '', tags: [], line: parser.line };
+      field = null;
+    } else if (inRecoveredMarkup()) {
+      const attributes = Object.entries(tag.attributes as Record<string, string>)
+        .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
+        .join('');
+      keep(`<${tag.name}${attributes}${tag.isSelfClosing ? '/' : ''}>`);
+    } else if (startsField) {
+      field = { name: tag.name, depth: open.length };
+      text = '';
+    }
+  });
+  parser.on('text', (t) => {
+    settle();
+    // "]]>" is never text in XML: it ends a CDATA section that a nested one had already ended.
+    const own = field?.name === 'content' ? t.replaceAll(']]>', '') : t;
+    keep(inRecoveredMarkup() ? escapeText(own) : own);
+  });
+  parser.on('cdata', (t) => {
+    settle();
+    keep(t);
+  });
+  parser.on('closetag', (tag) => {
+    settle();
+    closing = tag.name;
   });
   parser.on('error', (err) => {
     const message = err.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '');
-    if (note) note.error ??= { message: `The note is not valid XML: ${message}`, line: parser.line };
-    else fatal ??= { error: `The file is not valid XML: ${message}`, line: parser.line };
+    // saxes closed an element the close tag did not name: it stays open here.
+    if (message === 'unexpected close tag.') closing = null;
+    else settle();
+    const unmatched = /^unmatched closing tag: (.*)\.$/.exec(message);
+    if (unmatched) closeTag(unmatched[1]!);
+    if (note && FAILS_THE_NOTE.test(message))
+      note.error ??= { message: `The note is not valid XML: ${message}`, line: parser.line };
+    firstError ??= { error: `The file is not valid XML: ${message}`, line: parser.line };
   });
 
   const decoder = new StringDecoder('utf8');
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     parser.write(decoder.write(chunk));
     yield* done.splice(0);
-    if (fatal) return yield fatal;
   }
   parser.write(decoder.end());
   parser.close();
+  settle();
+  while (open.length) closeTop();
   yield* done.splice(0);
-  if (fatal) yield fatal;
+  if (notes === 0 && firstError) yield firstError;
 }

@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { enexNotes, type EnexNote } from './enex';
+import { evernoteReader } from './evernote-reader';
+import { memorySource, problemsOf, readAll, thoughtsOf } from './memory-source.test-support';
+
+/** Real exports with broken XML (../shared/corpora/import-real, read in place, never copied). */
+const REAL = path.resolve(import.meta.dirname, '../../../../../../../shared/corpora/import-real/enex');
+
+const notesOf = async (xml: string) => {
+  const notes: Array<EnexNote | { error: string; line: number }> = [];
+  for await (const note of enexNotes(Readable.from([Buffer.from(xml)]))) notes.push(note);
+  return notes;
+};
+
+const exportOf = (...notes: string[]) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<en-export>\n${notes.join('\n')}\n</en-export>\n`;
+
+describe('an Evernote file that is not well-formed', () => {
+  it('reads a note whose attributes end with a misspelt close tag, and the notes after it', async () => {
+    const notes = await notesOf(
+      exportOf(
+        `<note><title>First</title><tag>a</tag><note-attributes><author>me</author></note-attributesv>
+           <content><![CDATA[<en-note><div>Steps</div></en-note>]]></content></note>`,
+        `<note><title>Second</title><content><![CDATA[<en-note>Two</en-note>]]></content></note>`,
+      ),
+    );
+    expect(notes).toMatchObject([
+      { title: 'First', tags: ['a'], content: '<en-note><div>Steps</div></en-note>' },
+      { title: 'Second', content: '<en-note>Two</en-note>' },
+    ]);
+    expect(notes.some((n) => 'error' in n && n.error)).toBe(false);
+  });
+
+  it('keeps the markup after a CDATA section nested in the content, as markup', async () => {
+    const [note] = await notesOf(
+      exportOf(
+        `<note><title>Nested</title><content><![CDATA[<en-note><div>email</div><![CDATA[>]]>
+<div><b>Title</b><br/></div><div>a &amp; b</div></en-note>]]></content></note>`,
+      ),
+    );
+    expect((note as EnexNote).content).toBe(
+      '<en-note><div>email</div><![CDATA[>\n<div><b>Title</b><br/></div><div>a &amp; b</div></en-note>',
+    );
+  });
+
+  it('reads the task titles of a note as its tasks, never as its title', async () => {
+    const [note] = await notesOf(
+      exportOf(
+        `<note><title>Plans</title><content><![CDATA[<en-note/>]]></content><task><title>Buy milk</title></task></note>`,
+      ),
+    );
+    expect(note).toMatchObject({ title: 'Plans' });
+  });
+
+  it('fails the file only when it gives no note', async () => {
+    expect(await notesOf('<en-export><note><title>x</title></notex')).toMatchObject([{ title: 'x' }]);
+    expect(await notesOf('this is no XML </a>')).toMatchObject([
+      { error: expect.stringMatching(/^The file is not valid XML/) },
+    ]);
+  });
+
+  it.each(['yarle/test.enex', 'evernote2md/cdata.issue.enex', 'joplin/invalid_html.enex'])(
+    'imports the note of the real %s with its text',
+    async (file) => {
+      const items = await readAll(
+        evernoteReader,
+        memorySource({ 'Notebook.enex': readFileSync(path.join(REAL, file)) }),
+      );
+      expect(problemsOf(items)).toEqual([]);
+      const [thought] = thoughtsOf(items);
+      expect(thought!.thought.content).not.toMatch(/]]>|<\/?(div|en-note)/);
+      const expected = {
+        'yarle/test.enex': ['# test', 'Draft the proposal', 'An international thing would be more powerful.'],
+        'evernote2md/cdata.issue.enex': [
+          '# Test note with nested CDATA tags',
+          'email',
+          '**Title**',
+          'Date',
+          'text',
+        ],
+        'joplin/invalid_html.enex': ['# DSCN0716.JPG'],
+      }[file]!;
+      for (const text of expected) expect(thought!.thought.content).toContain(text);
+    },
+  );
+});
