@@ -62,6 +62,27 @@ describe('an Evernote file that is not well-formed', () => {
     ]);
   });
 
+  it('reads open elements and stray close tags in time linear in their number', async () => {
+    /** The faster of two reads of `n` open elements, then `n` stray close tags, in a note. */
+    const fastest = async (n: number) => {
+      const xml = exportOf(
+        `<note><title>Deep</title><content>${'<a>'.repeat(n)}${'</b>'.repeat(n)}</content></note>`,
+      );
+      let best = Infinity;
+      for (let i = 0; i < 2; i++) {
+        const started = performance.now();
+        expect(await notesOf(xml)).toMatchObject([{ title: 'Deep' }]);
+        best = Math.min(best, performance.now() - started);
+      }
+      return best;
+    };
+    const small = await fastest(20_000);
+    const large = await fastest(80_000);
+    // Four times the tags: about four times the time (each stray tag scanning the open elements
+    // would make it sixteen).
+    expect(large / small, `${Math.round(small)} ms, then ${Math.round(large)} ms`).toBeLessThan(8);
+  }, 60_000);
+
   it.each(['yarle/test.enex', 'evernote2md/cdata.issue.enex', 'joplin/invalid_html.enex'])(
     'imports the note of the real %s with its text',
     async (file) => {

@@ -45,6 +45,21 @@ export async function* enexNotes(
   const done: Array<EnexNote | { error: string; line: number }> = [];
   /** The open elements; `strayClose`: a close tag naming no open element came while it was innermost. */
   const open: Array<{ name: string; selfClosing: boolean; strayClose?: boolean }> = [];
+  // Kept as the elements open and close, so that every step is O(1) whatever the nesting (a file of
+  // 100,000 open elements and as many stray close tags stays linear): how many are open by name, and
+  // how many under the note never had a stray close tag.
+  const openByName = new Map<string, number>();
+  let underNoteUnbroken = 0;
+  const push = (name: string, selfClosing: boolean) => {
+    open.push({ name, selfClosing });
+    openByName.set(name, (openByName.get(name) ?? 0) + 1);
+    if (open.length > 2) underNoteUnbroken++;
+  };
+  const pop = () => {
+    const element = open.pop()!;
+    openByName.set(element.name, openByName.get(element.name)! - 1);
+    if (open.length >= 2 && !element.strayClose) underNoteUnbroken--;
+  };
   let note: EnexNote | null = null;
   /** The field being read, and the depth of its element. */
   let field: { name: string; depth: number } | null = null;
@@ -79,16 +94,26 @@ export async function* enexNotes(
       note = null;
       field = null;
     }
-    open.pop();
+    pop();
   };
   /** A close tag in the file: closes the innermost open element of its name and all inside it. */
   const closeTag = (name: string) => {
-    let at = open.length - 1;
-    while (at >= 0 && open[at]!.name !== name) at--;
-    // Most likely this one's close tag, misspelt (`</note-attributesv>`): what follows is read as
-    // if it were closed.
-    if (at < 0 && open.length) open[open.length - 1]!.strayClose = true;
-    while (at >= 0 && open.length > at) closeTop();
+    if (!openByName.get(name)) {
+      // Most likely the innermost element's close tag, misspelt (`</note-attributesv>`): what
+      // follows is read as if it were closed.
+      const top = open[open.length - 1];
+      if (top && !top.strayClose) {
+        top.strayClose = true;
+        if (open.length > 2) underNoteUnbroken--;
+      }
+      return;
+    }
+    let top = open[open.length - 1]!;
+    while (top.name !== name) {
+      closeTop();
+      top = open[open.length - 1]!;
+    }
+    closeTop();
   };
   /** Settles the close tag reported last, before anything else happens. */
   const settle = () => {
@@ -98,16 +123,12 @@ export async function* enexNotes(
 
   /** A field's element: a child of the note, or of an element of it whose close tag was misspelt. */
   const isField = (name: string) =>
-    note !== null &&
-    !field &&
-    FIELDS.has(name) &&
-    open[1]?.name === 'note' &&
-    open.slice(2).every((e) => e.strayClose);
+    note !== null && !field && FIELDS.has(name) && open[1]?.name === 'note' && underNoteUnbroken === 0;
 
   parser.on('opentag', (tag) => {
     settle();
     const startsField = isField(tag.name);
-    open.push({ name: tag.name, selfClosing: tag.isSelfClosing });
+    push(tag.name, tag.isSelfClosing);
     if (open.length === 2 && tag.name === 'note') {
       note = { title: '', content: '', created: '', updated: '', tags: [], line: parser.line };
       field = null;

@@ -8,10 +8,20 @@ import { enmlToMarkdown } from './html-markdown';
 /** Longest one note may take to convert in CPU time, whatever its HTML (a few ms when all is well). */
 const TIME_LIMIT_MS = 2_000;
 
-/** The Markdown of `enml`, failing the test if it took longer than TIME_LIMIT_MS. */
+/**
+ * The Markdown of `enml`, failing the test if it took longer than TIME_LIMIT_MS of CPU: once, or
+ * the fastest of three when the first is over (two test files sharing a core slow each other's CPU
+ * time too; what is quadratic is slow every time).
+ */
 function timed(enml: string): string {
   let markdown = '';
-  expect(cpuMs(() => (markdown = enmlToMarkdown(enml)))).toBeLessThan(TIME_LIMIT_MS);
+  let fastest = Infinity;
+  for (let runs = 0; runs < 3 && fastest >= TIME_LIMIT_MS; runs++)
+    fastest = Math.min(
+      fastest,
+      cpuMs(() => (markdown = enmlToMarkdown(enml))),
+    );
+  expect(fastest).toBeLessThan(TIME_LIMIT_MS);
   return markdown;
 }
 
