@@ -21,6 +21,14 @@ const FIELDS = new Set(['title', 'content', 'created', 'updated', 'tag']);
 /** Parser errors that fail the note they are in: an entity (never expanded) and nothing else. */
 const FAILS_THE_NOTE = /undefined entity/i;
 
+/**
+ * What XML 1.0 never allows in a document: C0 controls but tab and line ends, U+FFFE and U+FFFF
+ * (the decoder leaves no lone surrogate). They are no one's text, and saxes reports each as an
+ * error, an Error object apiece: a file of them is dropped before parsing.
+ */
+// eslint-disable-next-line no-control-regex -- these characters are what it finds
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
 const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 const escapeAttribute = (text: string) => escapeText(text).replace(/"/g, '&quot;');
 
@@ -170,13 +178,29 @@ export async function* enexNotes(
 
   const decoder = new StringDecoder('utf8');
   for await (const chunk of stream as AsyncIterable<Buffer>) {
-    parser.write(decoder.write(chunk));
+    writeQuietly(parser, decoder.write(chunk));
     yield* done.splice(0);
   }
-  parser.write(decoder.end());
+  writeQuietly(parser, decoder.end());
   parser.close();
   settle();
   while (open.length) closeTop();
   yield* done.splice(0);
   if (notes === 0 && firstError) yield firstError;
+}
+
+/**
+ * Feeds `text` to saxes without what XML never allows, and with errors made without a stack trace:
+ * saxes makes an Error for each error it meets, and a file of broken markup (a `&bogus;` every
+ * seven characters) is otherwise tens of thousands of stack traces, seconds of CPU; only their
+ * messages are read.
+ */
+function writeQuietly(parser: SaxesParser, text: string): void {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    parser.write(text.replace(NOT_XML, ''));
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
