@@ -77,6 +77,10 @@ export const ImportFormat = z.enum([
   'dayone',
   'keep',
   'evernote',
+  'notion',
+  'simplenote',
+  'textbundle',
+  'applenotes',
   'notes',
 ]);
 export type ImportFormat = z.infer<typeof ImportFormat>;
@@ -90,6 +94,10 @@ export const IMPORT_FORMAT_NAMES: Record<ImportFormat, string> = {
   dayone: 'a Day One journal',
   keep: 'a Google Keep export',
   evernote: 'an Evernote export',
+  notion: 'a Notion export',
+  simplenote: 'a Simplenote export',
+  textbundle: 'Bear or Ulysses TextBundles',
+  applenotes: 'an Apple Notes export',
   notes: 'a folder of notes',
 };
 
