@@ -35,6 +35,33 @@ conversations/*.md   each conversation as Markdown
 Import this zip on the Settings page of Haven to bring everything back.
 `;
 
+/** The internal APIs an export reads, for one user. */
+type Reads = ReturnType<typeof readsOf>;
+const readsOf = (internal: InternalClients, userId: number) => ({
+  thoughts: internal('thoughts', thoughtsPortabilityContract)(userId),
+  thoughtReads: internal('thoughts', thoughtsInternalContract)(userId),
+  conversations: internal('assistant', assistantPortabilityContract)(userId),
+  insights: internal('insights', insightsPortabilityContract)(userId),
+  integrations: internal('integrations', integrationsPortabilityContract)(userId),
+});
+
+/** Writes one entry of the zip, chunk by chunk with backpressure. */
+type AddEntry = (
+  name: string,
+  write: (put: (chunk: string | Buffer) => Promise<void>) => Promise<void>,
+) => Promise<void>;
+
+/** Sets the export's progress (0..99); throws when a later step has taken the export over. */
+type SetProgress = (progress: number) => Promise<void>;
+
+/** What thoughts.json held: how many thoughts, the days they span, and whether any has audio. */
+interface ThoughtsWritten {
+  count: number;
+  first: string;
+  last: string;
+  anyAudio: boolean;
+}
+
 /**
  * Builds a user's export: each service gives its part through its internal API, page by page, and
  * the zip is streamed into shared storage (encrypted chunks) as it is made, so even a large account
@@ -50,30 +77,47 @@ export async function buildExport(
   if (!row || row.kind !== 'export' || (row.status !== 'queued' && row.status !== 'running')) return;
   // A file an earlier, interrupted step began is not finished: start again.
   if (row.blobId) await blobs.remove(row.blobId);
-  const thoughts = deps.internal('thoughts', thoughtsPortabilityContract)(userId);
-  const thoughtReads = deps.internal('thoughts', thoughtsInternalContract)(userId);
-  const conversations = deps.internal('assistant', assistantPortabilityContract)(userId);
-  const insights = deps.internal('insights', insightsPortabilityContract)(userId);
-  const integrations = deps.internal('integrations', integrationsPortabilityContract)(userId);
-  const setProgress = async (progress: number) => {
+  const reads = readsOf(deps.internal, userId);
+  const setProgress: SetProgress = async (progress) => {
     if (!(await updateAtStep(db, transferId, step, { progress: Math.min(99, Math.round(progress)) })))
       throw new Error('The export was taken over by a later step');
   };
 
   const file = await blobs.writer(userId);
   await updateAtStep(db, transferId, step, { status: 'running', progress: 0, blobId: file.id });
-  const total = (await thoughtReads.stats({ query: { start: '0001-01-01', end: '9999-12-31' } })).body.count;
+  const total = (await reads.thoughtReads.stats({ query: { start: '0001-01-01', end: '9999-12-31' } })).body
+    .count;
 
   const zip = new ZipFile();
   const written = pipeline(zip.outputStream, file.stream);
   // Awaited at the end; a failure half-way surfaces there (or the step's own error comes first).
   written.catch(() => undefined);
+  const entry = entryWriter(zip);
 
-  /** One entry, written with backpressure; resolves once the zip has taken all of it. */
-  async function entry(
-    name: string,
-    write: (put: (chunk: string | Buffer) => Promise<void>) => Promise<void>,
-  ) {
+  zip.addBuffer(Buffer.from(README), 'README.txt');
+  const thoughts = await writeThoughts(reads, entry, (share) => setProgress(share * 50), total);
+  if (thoughts.anyAudio) await writeAudio(reads, entry);
+  if (thoughts.count > 0) await writeDays(reads, entry, thoughts, (share) => setProgress(50 + share * 25));
+  await writeConversations(reads, entry, setProgress);
+  await entry('insights.json', async (put) =>
+    put(JSON.stringify((await reads.insights.exportInsights()).body, null, 1)),
+  );
+  await entry('integrations.json', async (put) =>
+    put(JSON.stringify((await reads.integrations.exportIntegrations()).body, null, 1)),
+  );
+  zip.end();
+  await written;
+  await updateAtStep(db, transferId, step, {
+    status: 'ready',
+    progress: 100,
+    expiresAt: new Date(Date.now() + EXPORT_TTL_MS),
+  });
+  deps.log.info({ transferId, thoughts: thoughts.count }, 'export ready');
+}
+
+/** Adds entries to `zip`, each resolved once the zip has taken all of it. */
+function entryWriter(zip: ZipFile): AddEntry {
+  return async (name, write) => {
     const pass = new PassThrough();
     zip.addReadStream(pass, name);
     const put = async (chunk: string | Buffer) => {
@@ -82,77 +126,90 @@ export async function buildExport(
     await write(put);
     pass.end();
     await once(pass, 'end');
-  }
+  };
+}
 
-  zip.addBuffer(Buffer.from(README), 'README.txt');
-
-  // thoughts.json, page by page; the audio files after it; the days they span.
-  let done = 0;
-  let first = '9999-12-31';
-  let last = '0001-01-01';
-  let anyAudio = false;
+/** thoughts.json, a page at a time; `progress` is told the share of `total` written. */
+async function writeThoughts(
+  reads: Reads,
+  entry: AddEntry,
+  progress: (share: number) => Promise<void>,
+  total: number,
+): Promise<ThoughtsWritten> {
+  const out: ThoughtsWritten = { count: 0, first: '9999-12-31', last: '0001-01-01', anyAudio: false };
   await entry('thoughts.json', async (put) => {
     await put('[');
     let after = 0;
     let sep = '\n';
     for (;;) {
-      const page = (await thoughts.exportThoughts({ query: { after, limit: PAGE } })).body;
+      const page = (await reads.thoughts.exportThoughts({ query: { after, limit: PAGE } })).body;
       for (const t of page.thoughts) {
         const { audio, ...rest } = t;
-        const record = { ...rest, audioFile: audio ? `audio/${t.id}.${extensionOf(audio.mimeType)}` : null };
-        if (audio) anyAudio = true;
-        if (t.localDate < first) first = t.localDate;
-        if (t.localDate > last) last = t.localDate;
+        const record = { ...rest, audioFile: audio ? audioName(t.id, audio.mimeType) : null };
+        if (audio) out.anyAudio = true;
+        if (t.localDate < out.first) out.first = t.localDate;
+        if (t.localDate > out.last) out.last = t.localDate;
         await put(`${sep}${JSON.stringify(record)}`);
         sep = ',\n';
       }
-      done += page.thoughts.length;
-      await setProgress((done / Math.max(total, 1)) * 50);
+      out.count += page.thoughts.length;
+      await progress(out.count / Math.max(total, 1));
       if (page.next === null) break;
       after = page.next;
     }
     await put('\n]\n');
   });
+  return out;
+}
 
-  if (anyAudio) {
-    let after = 0;
-    for (;;) {
-      const page = (await thoughts.exportThoughts({ query: { after, limit: 20 } })).body;
-      for (const t of page.thoughts)
-        if (t.audio)
-          await entry(`audio/${t.id}.${extensionOf(t.audio.mimeType)}`, (put) =>
-            put(Buffer.from(t.audio!.data, 'base64')),
-          );
-      if (page.next === null) break;
-      after = page.next;
-    }
+const audioName = (id: number, mimeType: string) => `audio/${id}.${extensionOf(mimeType)}`;
+
+/** The audio files, read again a few thoughts at a time (they are large). */
+async function writeAudio(reads: Reads, entry: AddEntry): Promise<void> {
+  let after = 0;
+  for (;;) {
+    const page = (await reads.thoughts.exportThoughts({ query: { after, limit: 20 } })).body;
+    for (const t of page.thoughts)
+      if (t.audio) {
+        const data = t.audio.data;
+        await entry(audioName(t.id, t.audio.mimeType), (put) => put(Buffer.from(data, 'base64')));
+      }
+    if (page.next === null) return;
+    after = page.next;
   }
+}
 
-  // One Markdown file per day, read a month at a time.
-  if (done > 0) {
-    let month = first.slice(0, 7);
-    const lastMonth = last.slice(0, 7);
-    let daysDone = 0;
-    while (month <= lastMonth) {
-      const [y, m] = month.split('-').map(Number) as [number, number];
-      const end = new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
-      const inMonth = (await thoughtReads.range({ query: { start: `${month}-01`, end } })).body;
-      const byDay = new Map<string, ExportedThought[]>();
-      for (const t of inMonth)
-        byDay.set(t.localDate, [...(byDay.get(t.localDate) ?? []), { ...t, audio: null }]);
-      for (const [day, list] of byDay)
-        await entry(`${day.slice(0, 4)}/${day.slice(5, 7)}/${day}.md`, (put) => put(dayMarkdown(day, list)));
-      daysDone += inMonth.length;
-      await setProgress(50 + (daysDone / Math.max(done, 1)) * 25);
-      month = new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 7);
-    }
+/** One Markdown file per day, read a month at a time; `progress` is told the share written. */
+async function writeDays(
+  reads: Reads,
+  entry: AddEntry,
+  thoughts: ThoughtsWritten,
+  progress: (share: number) => Promise<void>,
+): Promise<void> {
+  let month = thoughts.first.slice(0, 7);
+  const lastMonth = thoughts.last.slice(0, 7);
+  let daysDone = 0;
+  while (month <= lastMonth) {
+    const [y, m] = month.split('-').map(Number) as [number, number];
+    const end = new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+    const inMonth = (await reads.thoughtReads.range({ query: { start: `${month}-01`, end } })).body;
+    const byDay = new Map<string, ExportedThought[]>();
+    for (const t of inMonth)
+      byDay.set(t.localDate, [...(byDay.get(t.localDate) ?? []), { ...t, audio: null }]);
+    for (const [day, list] of byDay)
+      await entry(`${day.slice(0, 4)}/${day.slice(5, 7)}/${day}.md`, (put) => put(dayMarkdown(day, list)));
+    daysDone += inMonth.length;
+    await progress(daysDone / Math.max(thoughts.count, 1));
+    month = new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 7);
   }
+}
 
-  // conversations.json, then one Markdown file per conversation (read again, a page at a time).
+/** conversations.json, then one Markdown file per conversation (read again, a page at a time). */
+async function writeConversations(reads: Reads, entry: AddEntry, setProgress: SetProgress): Promise<void> {
   const conversationPages = async (each: (c: ExportedConversation) => Promise<void>) => {
     let after = 0;
     for (;;) {
-      const page = (await conversations.exportConversations({ query: { after, limit: 50 } })).body;
+      const page = (await reads.conversations.exportConversations({ query: { after, limit: 50 } })).body;
       for (const c of page.conversations) await each(c);
       if (page.next === null) return;
       after = page.next;
@@ -172,18 +229,4 @@ export async function buildExport(
     entry(`conversations/${c.id}-${slug(c.title)}.md`, (put) => put(conversationMarkdown(c))),
   );
   await setProgress(90);
-  await entry('insights.json', async (put) =>
-    put(JSON.stringify((await insights.exportInsights()).body, null, 1)),
-  );
-  await entry('integrations.json', async (put) =>
-    put(JSON.stringify((await integrations.exportIntegrations()).body, null, 1)),
-  );
-  zip.end();
-  await written;
-  await updateAtStep(db, transferId, step, {
-    status: 'ready',
-    progress: 100,
-    expiresAt: new Date(Date.now() + EXPORT_TTL_MS),
-  });
-  deps.log.info({ transferId, thoughts: done }, 'export ready');
 }
