@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { assistantService } from '@haven/assistant/service';
 import { users } from '@haven/auth/db/schema';
@@ -9,12 +9,15 @@ import { integrationsService } from '@haven/integrations/service';
 import { freePort } from '@haven/kit/net';
 import { repoPath } from '@haven/kit/paths';
 import { internalHeaders, startTestServices } from '@haven/kit/testing';
-import { dayOneZip, vaultZip } from '../services/portability/test/support/probe-zips';
+import { dayOneZip, evernoteZip, vaultZip, zipEntries } from '../services/portability/test/support/probe-zips';
 import { thoughtsService } from '@haven/thoughts/service';
 
 const THOUGHTS = 10_000;
 const NOTES = 10_000;
 const JOURNAL_ENTRIES = 100_000;
+const EVERNOTE_NOTES = 10_000;
+/** A real 827 KB Evernote web clip (../shared/corpora/import-real, read in place when it is there). */
+const WEB_CLIP = repoPath('../shared/corpora/import-real/enex/yarle/huge-html.enex');
 const CONVERSATIONS = 20;
 const MESSAGES_EACH = 50;
 
@@ -227,6 +230,18 @@ export async function benchPortability(): Promise<void> {
     console.log(
       `  import of a ${JOURNAL_ENTRIES}-entry Day One journal (${(journal.length / 2 ** 20).toFixed(1)} MB zip): ${fromDayOne.s} s (${fromDayOne.value.imported} imported, ${fromDayOne.value.failed} failed); portability ${fromDayOne.peak}; ${fromDayOne.auth}`,
     );
+    const enex = await evernoteZip(EVERNOTE_NOTES);
+    const fromEvernote = await importZip(await newUser('bench-evernote'), enex);
+    console.log(
+      `  import of a ${EVERNOTE_NOTES}-note Evernote file (${(enex.length / 2 ** 20).toFixed(1)} MB zip): ${fromEvernote.s} s (${fromEvernote.value.imported} imported, ${fromEvernote.value.failed} failed); portability ${fromEvernote.peak}`,
+    );
+    if (existsSync(WEB_CLIP)) {
+      const clip = await zipEntries([{ name: 'Web clip.enex', data: readFileSync(WEB_CLIP) }]);
+      const fromClip = await importZip(await newUser('bench-webclip'), clip);
+      console.log(
+        `  import of a real 827 KB Evernote web clip (yarle huge-html.enex): ${fromClip.s} s (${fromClip.value.imported} imported, ${fromClip.value.failed} failed); portability ${fromClip.peak}`,
+      );
+    } else console.log(`  web clip: skipped (${WEB_CLIP} is not here)`);
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await stack.stop();

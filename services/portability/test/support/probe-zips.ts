@@ -120,6 +120,41 @@ export function forgedExportZip(items: number): Promise<Buffer> {
   ]);
 }
 
+/**
+ * An Evernote export of `notes` notes in one `.enex` file, as Evernote 10 writes them: ENML in
+ * CDATA with headings, a checklist, a table, a code block and tags.
+ */
+export function evernoteZip(notes: number): Promise<Buffer> {
+  const note = (i: number) => {
+    const day = new Date(Date.UTC(2019, 0, 1) + i * 3_600_000 * 9);
+    const stamp = day.toISOString().replace(/[-:]/g, '').slice(0, 15) + 'Z';
+    const enml = [
+      '<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE en-note SYSTEM "http://xml.evernote.com/pub/enml2.dtd">',
+      `<en-note><h2>Evening ${i}</h2><div>Walked to the market and thought about <b>project ${i % 50}</b>.</div>`,
+      '<ul><li style="--en-checked:true;"><div>water the tomatoes</div></li><li style="--en-checked:false;"><div>call the plumber</div></li></ul>',
+      '<table><tr><td>Item</td><td>Cost</td></tr><tr><td>Bread</td><td>2.40</td></tr></table>',
+      '<div style="--en-codeblock:true;"><div>#include &lt;stdio.h&gt;</div></div>',
+      `<div>${'Some longer paragraph about the day, the weather and what I read in the evening. '.repeat(4)}</div></en-note>`,
+    ].join('');
+    return [
+      `<note><title>Evening ${i}</title><content><![CDATA[${enml}]]></content>`,
+      `<created>${stamp}</created><updated>${stamp}</updated>`,
+      `<tag>journal</tag><tag>${['work', 'garden', 'reading'][i % 3]}</tag></note>\n`,
+    ].join('');
+  };
+  return zipEntries([
+    {
+      name: 'Notebook.enex',
+      data: generated(
+        notes,
+        note,
+        '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE en-export SYSTEM "http://xml.evernote.com/pub/evernote-export3.dtd">\n<en-export export-date="20240105T120000Z" application="Evernote" version="10.0">\n',
+        '</en-export>\n',
+      ),
+    },
+  ]);
+}
+
 /** A vault of `notes` ordinary Markdown notes (front matter, tags, links, a code block). */
 export function vaultZip(notes: number): Promise<Buffer> {
   const entries: Entry[] = [];
