@@ -52,7 +52,40 @@ describe('an Evernote file that is not well-formed', () => {
         `<note><title>Plans</title><content><![CDATA[<en-note/>]]></content><task><title>Buy milk</title></task></note>`,
       ),
     );
-    expect(note).toMatchObject({ title: 'Plans' });
+    expect(note).toMatchObject({ title: 'Plans', tasks: [{ title: 'Buy milk', taskStatus: '' }] });
+  });
+
+  it('reads the fields of each task, and only of tasks right under the note', async () => {
+    const [note] = await notesOf(
+      exportOf(
+        `<note><title>Plans</title><task>
+           <title> Pay rent </title><taskStatus>completed</taskStatus><dueDate>20220528T215959Z</dueDate>
+           <sortWeight>B</sortWeight><taskGroupNoteLevelID>g-1</taskGroupNoteLevelID><creator>7</creator>
+         </task><note-attributes><task><title>Not a task</title></task></note-attributes><task/>
+         <content><![CDATA[<en-note/>]]></content></note>`,
+      ),
+    );
+    expect((note as EnexNote).tasks).toEqual([
+      {
+        title: 'Pay rent',
+        taskStatus: 'completed',
+        dueDate: '20220528T215959Z',
+        sortWeight: 'B',
+        taskGroupNoteLevelID: 'g-1',
+      },
+    ]);
+    expect(note).toMatchObject({ title: 'Plans', content: '<en-note/>' });
+  });
+
+  it('imports the tasks of a real Evernote 10 note where their placeholder was, with their state', async () => {
+    const items = await readAll(
+      evernoteReader,
+      memorySource({ 'Notebook.enex': readFileSync(path.join(REAL, 'joplin/tasks.enex')) }),
+    );
+    const [thought] = thoughtsOf(items);
+    expect(thought!.thought.content).toBe(
+      '# Here is a simple test\n\na\n\n  \n\nb\n\n  \n\nList 1\n\n- [ ] Bob\n- [x] Clara\n\nList 2\n\n- [ ] Jeff',
+    );
   });
 
   it('fails the file only when it gives no note', async () => {

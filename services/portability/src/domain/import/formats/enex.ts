@@ -10,13 +10,31 @@ export interface EnexNote {
   created: string;
   updated: string;
   tags: string[];
+  /** Its Evernote 10 tasks, written beside its content (at most MAX_TASKS). */
+  tasks: EnexTask[];
   /** The line its `<note>` starts on. */
   line: number;
   /** Why it cannot be read (an undefined entity, a note too large), with the line of the problem. */
   error?: { message: string; line: number };
 }
 
+/** An Evernote 10 task of a note, as written (each value trimmed, '' when missing). */
+export interface EnexTask {
+  title: string;
+  /** `open` or `completed`. */
+  taskStatus: string;
+  /** `20220528T215959Z`; Evernote writes a number of its own when there is none. */
+  dueDate: string;
+  /** Where it is among the tasks of its group: ordered as strings. */
+  sortWeight: string;
+  /** The `--en-id` of its group's placeholder block in the content. */
+  taskGroupNoteLevelID: string;
+}
+
 const FIELDS = new Set(['title', 'content', 'created', 'updated', 'tag']);
+const TASK_FIELDS = new Set(['title', 'taskStatus', 'dueDate', 'sortWeight', 'taskGroupNoteLevelID']);
+/** How many tasks a note keeps (real notes have a few); the others are dropped. */
+const MAX_TASKS = 1000;
 
 /** Parser errors that fail the note they are in: an entity (never expanded) and nothing else. */
 const FAILS_THE_NOTE = /undefined entity/i;
@@ -36,7 +54,8 @@ const escapeAttribute = (text: string) => escapeText(text).replace(/"/g, '&quot;
  * The notes of an `.enex` file, one at a time, however big it is. saxes never expands entities of
  * a DTD (an internal `<!ENTITY>` is skipped, and using it is an "undefined entity" error), so a
  * billion-laughs file costs nothing; such an error fails the note it is in. Attachments
- * (`<resource>`, base64) are never kept: their text is dropped as it is parsed.
+ * (`<resource>`, base64) are never kept: their text is dropped as it is parsed. Evernote 10 writes a
+ * note's tasks as `<task>` elements beside its content: they are read as its `tasks`.
  *
  * Real exports are not always well-formed, and a note is never lost to a broken tag: saxes reads on
  * past every error, and the elements are followed here, not by saxes's stack (a stray close tag such
@@ -69,8 +88,10 @@ export async function* enexNotes(
     if (open.length >= 2 && !element.strayClose) underNoteUnbroken--;
   };
   let note: EnexNote | null = null;
-  /** The field being read, and the depth of its element. */
-  let field: { name: string; depth: number } | null = null;
+  /** The field being read, and the depth of its element; `task`: a field of the task being read. */
+  let field: { name: string; depth: number; task?: boolean } | null = null;
+  /** The task being read (an element right under the note), and the depth of its element. */
+  let task: { value: EnexTask; depth: number } | null = null;
   let text = '';
   let notes = 0;
   let firstError: { error: string; line: number } | null = null;
@@ -92,15 +113,22 @@ export async function* enexNotes(
     const element = open[open.length - 1]!;
     if (field && open.length === field.depth && note) {
       const value = field.name === 'content' ? text : text.trim();
-      if (field.name === 'tag') note.tags.push(value);
+      if (field.task) {
+        if (task) task.value[field.name as keyof EnexTask] = value;
+      } else if (field.name === 'tag') note.tags.push(value);
       else note[field.name as 'title' | 'content' | 'created' | 'updated'] = value;
       field = null;
     } else if (inRecoveredMarkup() && !element.selfClosing) keep(`</${element.name}>`);
+    else if (task && open.length === task.depth && note) {
+      if (note.tasks.length < MAX_TASKS) note.tasks.push(task.value);
+      task = null;
+    }
     if (open.length === 2 && note) {
       done.push(note);
       notes++;
       note = null;
       field = null;
+      task = null;
     }
     pop();
   };
@@ -133,13 +161,22 @@ export async function* enexNotes(
   const isField = (name: string) =>
     note !== null && !field && FIELDS.has(name) && open[1]?.name === 'note' && underNoteUnbroken === 0;
 
+  /** A task's element: a child of the note, as its fields are. */
+  const isTask = (name: string) => name === 'task' && isField('title') && open.length === 2;
+  /** A field of the task being read: a child of its element. */
+  const isTaskField = (name: string) =>
+    task !== null && !field && open.length === task.depth && TASK_FIELDS.has(name);
+
   parser.on('opentag', (tag) => {
     settle();
     const startsField = isField(tag.name);
+    const startsTask = isTask(tag.name);
+    const startsTaskField = isTaskField(tag.name);
     push(tag.name, tag.isSelfClosing);
     if (open.length === 2 && tag.name === 'note') {
-      note = { title: '', content: '', created: '', updated: '', tags: [], line: parser.line };
+      note = { title: '', content: '', created: '', updated: '', tags: [], tasks: [], line: parser.line };
       field = null;
+      task = null;
     } else if (inRecoveredMarkup()) {
       const attributes = Object.entries(tag.attributes as Record<string, string>)
         .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
@@ -147,6 +184,14 @@ export async function* enexNotes(
       keep(`<${tag.name}${attributes}${tag.isSelfClosing ? '/' : ''}>`);
     } else if (startsField) {
       field = { name: tag.name, depth: open.length };
+      text = '';
+    } else if (startsTask && !tag.isSelfClosing) {
+      task = {
+        value: { title: '', taskStatus: '', dueDate: '', sortWeight: '', taskGroupNoteLevelID: '' },
+        depth: open.length,
+      };
+    } else if (startsTaskField) {
+      field = { name: tag.name, depth: open.length, task: true };
       text = '';
     }
   });

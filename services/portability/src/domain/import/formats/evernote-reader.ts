@@ -2,17 +2,45 @@ import { IMPORT_LIMITS } from '@haven/contracts/portability';
 import type { FormatReader, ImportSource, ReadOptions, SourceEntry } from '../source';
 import { parseDateValue } from './dates';
 import { extensionOf, hiddenReason, notANote, relativeName, topFolder } from './entries';
-import { enexNotes, type EnexNote } from './enex';
-import { enmlToMarkdown } from './html-markdown';
+import { enexNotes, type EnexNote, type EnexTask } from './enex';
+import { enmlToMarkdown, type EnmlTask } from './html-markdown';
 import { noteItems } from './note';
 import { resolveDate } from './note-date';
 import { finalTags, metaTags, textTags } from '@haven/kit/hashtags';
 import { failed, skipped, walkEntries, type ItemBody } from './walk';
 
+/** An Evernote date-time (`20220528T215959Z`), as text; null for anything else. */
+function dueText(value: string): string | null {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})\d{2}Z$/.exec(value);
+  if (!m) return null;
+  const [, year, month, day, hour, minute] = m;
+  const date = new Date(`${year}-${month}-${day}T${hour}:${minute}:00Z`);
+  return Number.isNaN(date.getTime()) ? null : `${year}-${month}-${day} ${hour}:${minute} UTC`;
+}
+
+/**
+ * A note's tasks in the order Evernote shows them (by sort weight, compared as strings), each with
+ * its state and due date. Evernote writes a due date even when there is none (`2757600913T000000Z`,
+ * not a date): it is left out.
+ */
+function tasksOf(tasks: readonly EnexTask[]): EnmlTask[] {
+  return [...tasks]
+    .sort((a, b) => (a.sortWeight < b.sortWeight ? -1 : a.sortWeight > b.sortWeight ? 1 : 0))
+    .map((task) => {
+      const due = dueText(task.dueDate);
+      return {
+        title: task.title,
+        done: task.taskStatus === 'completed',
+        ...(due ? { due } : {}),
+        ...(task.taskGroupNoteLevelID ? { group: task.taskGroupNoteLevelID } : {}),
+      };
+    });
+}
+
 /** One note's thoughts, or why it has none. */
 function noteOf(note: EnexNote, n: number, file: SourceEntry, now: Date): ItemBody[] {
   if (note.error) return failed(`Note ${n}: ${note.error.message}`, note.error.line);
-  const body = enmlToMarkdown(note.content);
+  const body = enmlToMarkdown(note.content, tasksOf(note.tasks));
   const items = noteItems({
     title: note.title || null,
     body,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cpuMs } from '@haven/kit/testing';
 import { enexNotes, type EnexNote } from './enex';
-import { enmlToMarkdown } from './html-markdown';
+import { ENCRYPTED, enmlToMarkdown } from './html-markdown';
 
 /** Longest one note may take to convert in CPU time, whatever its HTML (a few ms when all is well). */
 const TIME_LIMIT_MS = 2_000;
@@ -26,7 +26,7 @@ function timed(enml: string): string {
 }
 
 describe('ENML as Markdown', () => {
-  it('writes checklists, headings, lists, code and links; drops attachments and encrypted text', () => {
+  it('writes checklists, headings, lists, code and links; drops attachments, marks encrypted text', () => {
     const enml =
       '<?xml version="1.0" encoding="UTF-8"?>' +
       '<!DOCTYPE en-note SYSTEM "http://xml.evernote.com/pub/enml2.dtd">' +
@@ -46,6 +46,7 @@ describe('ENML as Markdown', () => {
         '[x] done',
         '[ ] open',
         '[ ] not yet',
+        ENCRYPTED,
         '-   bread\n-   milk\n    -   oat',
         '1.  pack\n2.  go',
         'Run `npm\u00a0test` first:',
@@ -53,6 +54,84 @@ describe('ENML as Markdown', () => {
         'See [the site](https://example.com/a?b=1&c=2 "Example"), **bold** and _italic_.  \nNext line & more.',
       ].join('\n\n'),
     );
+  });
+
+  it('writes Evernote 10 checklists as task lists, nested as Evernote nests them', () => {
+    const enml =
+      '<en-note><ul style="--en-todo:true;"><li style="--en-checked:false;"><div>one</div></li>' +
+      '<ul style="--en-todo:true;"><li style="--en-checked:true;"><div>one a</div></li></ul>' +
+      '<li style="--en-checked:true;"><div>two <b>bold</b></div></li><li>three</li></ul>' +
+      '<ul><li>plain</li></ul></en-note>';
+    expect(enmlToMarkdown(enml)).toBe(
+      '- [ ] one\n    - [x] one a\n- [x] two **bold**\n- [ ] three\n\n-   plain',
+    );
+  });
+
+  it('puts tasks where their group was, drops its placeholder in any language, the rest at the end', () => {
+    const group = (id: string, words: string) =>
+      `<div style="--en-task-group:true; --en-id:${id};color:#868686"><div style="font-weight:600">${words}</div>` +
+      `<div>This block is a placeholder for Tasks…</div></div>`;
+    const enml =
+      `<en-note><div>Before</div>${group('g-1', 'Content not supported')}<div>Between</div>` +
+      `${group('g-2', 'Inhalt nicht unterstützt')}${group('g-3', 'Contenu non pris en charge')}<div>After</div></en-note>`;
+    const markdown = enmlToMarkdown(enml, [
+      { title: 'Call *Bob*', done: false, group: 'g-1' },
+      { title: 'Pay rent', done: true, due: '2022-05-28 21:59 UTC', group: 'g-1' },
+      { title: 'Water plants', done: false, group: 'g-2' },
+      { title: 'Lost group', done: true, group: 'g-9' },
+      { title: 'No group', done: false },
+    ]);
+    expect(markdown).toBe(
+      [
+        'Before',
+        '- [ ] Call \\*Bob\\*\n- [x] Pay rent (due 2022-05-28 21:59 UTC)',
+        'Between',
+        '- [ ] Water plants',
+        'After',
+        '- [x] Lost group\n- [ ] No group',
+      ].join('\n\n'),
+    );
+  });
+
+  it('writes code blocks as fenced code, line by line, and monospace text as inline code', () => {
+    const enml =
+      '<en-note><div style="--en-codeblock:true;font-family:Monaco"><div>#include &lt;Servo.h></div>' +
+      '<div>&nbsp;&nbsp;x = 1;<br/>```</div><div><br/></div><div>end</div></div>' +
+      '<div>Old: </div><div style="-en-codeblock:true;"><div>#old</div></div>' +
+      '<div style="--en-codeblock:true;--en-codeblockLanguage:clike;">int a;</div>' +
+      '<div style="--en-codeblock:true;--en-codeblockLanguage:objective c;">x</div>' +
+      '<div>Run <span style="--en-fontfamily: monospace;">#make `all`</span> now</div></en-note>';
+    expect(enmlToMarkdown(enml)).toBe(
+      [
+        '````\n#include <Servo.h>\n  x = 1;\n```\n\nend\n````',
+        'Old:',
+        '```\n#old\n```',
+        '```clike\nint a;\n```',
+        '```\nx\n```',
+        'Run `` #make `all` `` now',
+      ].join('\n\n'),
+    );
+  });
+
+  it('writes tables as GFM tables, a line per row, the first row as header; the cells of one holding tables as blocks', () => {
+    const enml =
+      '<en-note><table><colgroup><col/><col/></colgroup><tbody>' +
+      '<tr><td><div>a|b</div></td><td><div>line 1</div><div>line 2</div></td></tr>' +
+      '<tr><td><b>bold</b></td><td></td><td>extra</td></tr></tbody></table>' +
+      '<table><tr><td>outer<table><tr><td>inner</td></tr></table></td></tr></table></en-note>';
+    expect(enmlToMarkdown(enml)).toBe(
+      [
+        '| a\\|b | line 1<br>line 2 |  |\n| --- | --- | --- |\n| **bold** |  | extra |',
+        'outer',
+        '| inner |\n| --- |',
+      ].join('\n\n'),
+    );
+  });
+
+  it('keeps a checkbox in formatting that holds nothing else', () => {
+    expect(
+      enmlToMarkdown('<en-note><ul><li><i><b><en-todo checked="true"/></b></i>Done</li></ul></en-note>'),
+    ).toBe('-   [x] Done');
   });
 
   it('reads a self-closed element as XML does, empty, instead of wrapping all that follows', () => {
@@ -75,6 +154,10 @@ describe('ENML nested 100,000 deep converts in under 2 s, keeping the innermost 
     ['<b><i> alternating', nest('<b><i>', '</i></b>')],
     ['<ul><li>', nest('<ul><li>', '</li></ul>')],
     ['<table><tr><td>', nest('<table><tr><td>', '</td></tr></table>')],
+    ['<ul> right in <ul> (as Evernote nests)', nest('<ul><li>x</li><ul>', '</ul></ul>')],
+    ['code blocks', nest('<div style="--en-codeblock:true">a<div>b</div>', '</div>')],
+
+    ['checkboxes in formatting', nest('<b><en-todo/>', '</b>')],
     ['<div> never closed', nest('<div>', '', false)],
     ['<ul><li> never closed', nest('<ul><li>', '', false)],
     // What overflowed on a real clip: to an HTML parser an XML `<div/>` opens a div.
@@ -82,6 +165,11 @@ describe('ENML nested 100,000 deep converts in under 2 s, keeping the innermost 
   ])('%s', (_, enml) => {
     const markdown = timed(enml);
     expect(markdown).toContain('innermost');
+  });
+
+  it('task groups (their placeholder dropped, with all in it)', () => {
+    const enml = nest('<div style="--en-task-group:true;--en-id:g"><b>', '</b></div>');
+    expect(timed(enml.replace('</en-note>', 'after</en-note>'))).toBe('after');
   });
 });
 

@@ -34,6 +34,37 @@ const MIN_DEPTH = 8;
  */
 const MAX_INDENT_WORK = 8_000_000;
 
+/** What an encrypted block (`<en-crypt>`) becomes: its text cannot be read without its passphrase. */
+export const ENCRYPTED = '[encrypted content, not imported]';
+
+/** An Evernote 10 task (written outside the note's body), as an item of the note's task list. */
+export interface EnmlTask {
+  title: string;
+  done: boolean;
+  /** When it is due, as text. */
+  due?: string;
+  /** The `--en-id` of the task group (the placeholder block in the body) it belongs to. */
+  group?: string;
+}
+
+/**
+ * What Evernote says in `style` attributes that the Markdown keeps, as data attributes (`style`
+ * itself is dropped): code blocks, Evernote 10 checklists and their items' state, and the
+ * placeholder block of a task group, with its id.
+ */
+const CODE_BLOCK = 'data-en-codeblock';
+const TODO = 'data-en-todo';
+const CHECKED = 'data-en-checked';
+const TASK_GROUP = 'data-en-task-group';
+/** Text in Evernote's monospace font: its inline code. */
+const MONOSPACE = 'data-en-monospace';
+/** How many checkboxes are moved out of formatting (see evernoteBlocks); real notes have a few. */
+const MAX_MOVED = 1_000;
+/** Marks a table that holds tables (see evernoteBlocks). */
+const LAYOUT_TABLE = 'data-layout-table';
+/** Marks the lists and quotes `boundIndentation` writes as plain blocks. */
+const FLAT = 'data-flat';
+
 const turndown = new TurndownService({
   headingStyle: 'atx',
   codeBlockStyle: 'fenced',
@@ -42,13 +73,145 @@ const turndown = new TurndownService({
   blankReplacement: (_content, node) => {
     if (node.nodeName === 'EN-TODO')
       return (node as HTMLElement).getAttribute('checked') === 'true' ? '[x] ' : '[ ] ';
+    if (node.nodeName === 'EN-CRYPT') return `\n\n${ENCRYPTED}\n\n`;
     return (node as { isBlock?: boolean }).isBlock ? '\n\n' : '';
   },
 });
-// Attachments are not imported; encrypted text cannot be read.
-turndown.remove((node) => ['EN-MEDIA', 'EN-CRYPT', 'SCRIPT', 'STYLE'].includes(node.nodeName));
-/** Marks the lists and quotes `boundIndentation` writes as plain blocks. */
-const FLAT = 'data-flat';
+// Attachments are not imported.
+turndown.remove((node) => ['EN-MEDIA', 'SCRIPT', 'STYLE'].includes(node.nodeName));
+// Encrypted text cannot be read, but the note says that it had some.
+turndown.addRule('encrypted', {
+  filter: (node) => node.nodeName === 'EN-CRYPT',
+  replacement: () => `\n\n${ENCRYPTED}\n\n`,
+});
+
+/** `text` without the line breaks at its start and end (a scan: `/\n+$/` is quadratic on a run). */
+function trimNewlines(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text[start] === '\n') start++;
+  while (end > start && text[end - 1] === '\n') end--;
+  return text.slice(start, end);
+}
+
+// An item of an Evernote 10 checklist (`--en-checked`), or a task: a Markdown task-list item.
+turndown.addRule('checklistItem', {
+  filter: (node) =>
+    node.nodeName === 'LI' &&
+    !node.hasAttribute(FLAT) &&
+    (node.hasAttribute(CHECKED) || node.parentElement?.hasAttribute(TODO) === true),
+  replacement: (content, node) => {
+    const box = (node as HTMLElement).getAttribute(CHECKED) === 'true' ? '[x]' : '[ ]';
+    // One item a line: the blank lines of its blocks would make the list loose.
+    const text = trimNewlines(content)
+      .split('\n')
+      .filter((line) => line.trim())
+      .join('\n    ');
+    return `- ${box} ${text}${node.nextSibling ? '\n' : ''}`;
+  },
+});
+
+// Text in Evernote's code font is inline code, as `<code>` is (so `#include` in it is no tag).
+turndown.addRule('monospace', {
+  filter: (node) => node.nodeName === 'SPAN' && node.hasAttribute(MONOSPACE),
+  replacement: (_content, node) => {
+    const code = (node.textContent ?? '').replace(/\n/g, ' ');
+    if (!code.trim()) return code;
+    let longest = 0;
+    let run = 0;
+    for (const c of code) {
+      run = c === '`' ? run + 1 : 0;
+      longest = Math.max(longest, run);
+    }
+    const fence = '`'.repeat(longest + 1);
+    const pad = code.startsWith('`') || code.endsWith('`') ? ' ' : '';
+    return `${fence}${pad}${code}${pad}${fence}`;
+  },
+});
+
+/** The table `node` (a row or a cell) is part of, if any (flatten may leave parts out of one). */
+function tableOf(node: Node): Element | null {
+  let parent = node.parentNode;
+  for (let up = 0; parent && up < 3; up++, parent = parent.parentNode)
+    if (parent.nodeName === 'TABLE') return parent as Element;
+  return null;
+}
+/** A part of a data table, not of one laying out others (whose cells are written as blocks). */
+const inDataTable = (node: Node) => !tableOf(node)?.hasAttribute(LAYOUT_TABLE);
+
+/**
+ * Data tables as GFM tables: a line per row, the first row as the header, each cell's text on one
+ * line (its line breaks as `<br>`, its `|` escaped). A table holding tables lays them out (web
+ * clips): its cells are written one after the other, the tables in them as tables.
+ */
+turndown.addRule('tableCell', {
+  filter: (node) => (node.nodeName === 'TD' || node.nodeName === 'TH') && inDataTable(node),
+  replacement: (content) => {
+    const lines = content
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line.length > 0);
+    return `| ${lines.join('<br>').replace(/\|/g, '\\|')} `;
+  },
+});
+turndown.addRule('tableRow', {
+  filter: (node) => node.nodeName === 'TR' && inDataTable(node),
+  replacement: (content, node) => {
+    if (!content) return '';
+    const layout = layoutOf(node);
+    if (layout?.header !== node) return `\n${content}|\n`;
+    // A GFM table has as many columns as its header: the header has as many as the widest row.
+    const missing = '|  '.repeat(layout.columns - layout.headerCells);
+    return `\n${content}${missing}|\n|${' --- |'.repeat(layout.columns)}\n`;
+  },
+});
+turndown.addRule('table', {
+  filter: (node) => node.nodeName === 'TABLE' && !node.hasAttribute(LAYOUT_TABLE),
+  replacement: (content) => `\n\n${trimNewlines(content)}\n\n`,
+});
+turndown.addRule('tableCaption', {
+  filter: 'caption',
+  replacement: (content) => `\n\n${content}\n\n`,
+});
+
+/** A table's header row (its first with a cell), that row's cells, and its widest row's. */
+interface Layout {
+  header: Node | null;
+  headerCells: number;
+  columns: number;
+}
+/** The layout of each table met. */
+const layouts = new WeakMap<Node, Layout>();
+/** The layout of the table `row` is a row of (null when it is in none, as flatten may leave it). */
+function layoutOf(row: Node): Layout | null {
+  let table = row.parentNode;
+  if (table && table.nodeName !== 'TABLE') table = table.parentNode;
+  if (!table || table.nodeName !== 'TABLE') return null;
+  let layout = layouts.get(table);
+  if (!layout) {
+    const found: Layout = { header: null, headerCells: 0, columns: 0 };
+    const measure = (tr: Element) => {
+      let cells = 0;
+      for (let cell = tr.firstElementChild; cell; cell = cell.nextElementSibling)
+        if (cell.nodeName === 'TD' || cell.nodeName === 'TH') cells++;
+      if (cells > 0 && !found.header) {
+        found.header = tr;
+        found.headerCells = cells;
+      }
+      found.columns = Math.max(found.columns, cells);
+    };
+    for (let child = (table as Element).firstElementChild; child; child = child.nextElementSibling) {
+      if (child.nodeName === 'TR') measure(child);
+      else if (['THEAD', 'TBODY', 'TFOOT'].includes(child.nodeName))
+        for (let tr = child.firstElementChild; tr; tr = tr.nextElementSibling)
+          if (tr.nodeName === 'TR') measure(tr);
+    }
+    layout = found;
+    layouts.set(table, layout);
+  }
+  return layout;
+}
+
 turndown.addRule('flat', {
   filter: (node) => node.hasAttribute(FLAT),
   replacement: (content) => `\n\n${content}\n\n`,
@@ -103,7 +266,7 @@ const BREAKS = new Set([...[...BLOCK].map((n) => n.toLowerCase()), 'br']);
 /** turndown's void and "meaningful when blank" elements: an element holding none is blank. */
 const NOT_BLANK = set(
   'AREA BASE BR COL COMMAND EMBED HR IMG INPUT KEYGEN LINK META PARAM SOURCE TRACK WBR ' +
-    'A TABLE THEAD TBODY TFOOT TH TD IFRAME SCRIPT AUDIO VIDEO',
+    'A TABLE THEAD TBODY TFOOT TH TD IFRAME SCRIPT AUDIO VIDEO EN-CRYPT',
 );
 
 const NAME = /^[a-z][a-z0-9_.:-]*$/;
@@ -160,7 +323,28 @@ function readTag(s: string, at: number): Tag | null {
     if (attribute === 'start' && !/^\s*-?\d{1,6}\s*$/.test(value ?? '')) continue;
     if (KEPT_ATTRIBUTES.has(attribute) || (attribute === 'class' && name === 'code'))
       attributes += value === null ? ` ${attribute}` : ` ${attribute}="${value.replace(/"/g, '&quot;')}"`;
+    else if (attribute === 'style' && value?.includes('-en-')) attributes += evernoteMarks(value);
   }
+}
+
+/** The data attributes standing for what a `style` says of Evernote's own blocks (see CODE_BLOCK). */
+function evernoteMarks(style: string): string {
+  let marks = '';
+  if (/-en-codeblock\s*:\s*true/i.test(style)) {
+    // Its language as Evernote names it (Prism's names), when a fence can carry it.
+    const language = /--en-(?:codeblockLanguage|syntaxLanguage)\s*:\s*([^;"&]{1,40})/i
+      .exec(style)?.[1]
+      ?.trim();
+    const named = language && /^[\w+#-]+$/.test(language) && language !== 'plaintext';
+    marks += named ? ` ${CODE_BLOCK}="${language}"` : ` ${CODE_BLOCK}`;
+  }
+  if (/--en-fontfamily\s*:\s*monospace/i.test(style)) marks += ` ${MONOSPACE}`;
+  if (/--en-todo\s*:\s*true/i.test(style)) marks += ` ${TODO}`;
+  const checked = /--en-checked\s*:\s*(true|false)/i.exec(style);
+  if (checked) marks += ` ${CHECKED}="${checked[1]!.toLowerCase()}"`;
+  if (/--en-task-group\s*:\s*true/i.test(style))
+    marks += ` ${TASK_GROUP}="${/--en-id\s*:\s*([\w-]{1,100})/i.exec(style)?.[1] ?? ''}"`;
+  return marks;
 }
 
 /** Where the raw text of a `<name>` element ends: its end tag, or the end of the input. */
@@ -610,6 +794,146 @@ function boundIndentation(root: Node): void {
 }
 
 /**
+ * Evernote's own blocks, made into what turndown writes as they mean: each task group's placeholder
+ * ("Content not supported…", in the user's language) replaced by its tasks, the tasks of no group
+ * in the body at the end; code blocks (`<div>`s of lines) as `<pre><code>`, so their text is code,
+ * never prose (no `#include` read as a tag); and a list written right inside a list (as Evernote
+ * nests them) moved into the item before it, so it is nested in Markdown too. Tables holding
+ * tables are marked as laying them out.
+ */
+function evernoteBlocks(root: Element, tasks: readonly EnmlTask[]): void {
+  const document = root.ownerDocument;
+  const groups = new Map<string, EnmlTask[]>();
+  for (const task of tasks) {
+    const group = groups.get(task.group ?? '');
+    if (group) group.push(task);
+    else groups.set(task.group ?? '', [task]);
+  }
+  const nested: Element[] = [];
+  const todos: Element[] = [];
+  /** The tables being walked, outermost first, and whether each holds a table. */
+  const tables: boolean[] = [];
+  traverse(
+    root,
+    (node) => {
+      if (node.nodeType !== ELEMENT_NODE) return false;
+      const element = node as Element;
+      const group = element.getAttribute(TASK_GROUP);
+      if (group !== null) {
+        element.textContent = '';
+        const list = group ? groups.get(group) : undefined;
+        if (list) element.appendChild(taskList(document, list));
+        if (group) groups.delete(group);
+        return false;
+      }
+      if (element.hasAttribute(CODE_BLOCK)) {
+        const language = element.getAttribute(CODE_BLOCK);
+        const text = codeText(element);
+        element.textContent = '';
+        const code = element
+          .appendChild(document.createElement('pre'))
+          .appendChild(document.createElement('code'));
+        code.textContent = text;
+        if (language) code.className = `language-${language}`;
+        return false;
+      }
+      if (element.nodeName === 'EN-TODO') todos.push(element);
+      // Entered from here on, so `leave` pops it.
+      if (element.nodeName === 'TABLE') {
+        if (tables.length > 0) tables[tables.length - 1] = true;
+        tables.push(false);
+      }
+      const parent = element.parentNode?.nodeName;
+      if (
+        (element.nodeName === 'UL' || element.nodeName === 'OL') &&
+        (parent === 'UL' || parent === 'OL') &&
+        element.previousElementSibling?.nodeName === 'LI'
+      )
+        nested.push(element);
+      return true;
+    },
+    (element) => {
+      if (element.nodeName === 'TABLE' && tables.pop()) element.setAttribute(LAYOUT_TABLE, '');
+    },
+  );
+  // A checkbox first in formatting (`<b><en-todo/></b>text`) is moved out of it: turndown writes
+  // formatting without text as nothing, the checkbox with it. Each is moved once, before the
+  // outermost such element, and at most MAX_MOVED are: domino splices an array of children a move.
+  let moved = 0;
+  for (const todo of todos) {
+    if (moved === MAX_MOVED) break;
+    let outermost: Node | null = null;
+    for (let node: Node = todo; ;) {
+      const parent = node.parentNode;
+      if (!parent || parent === root || BLOCK.has(parent.nodeName) || parent.firstChild !== node) break;
+      outermost = node = parent;
+    }
+    if (outermost?.parentNode) {
+      outermost.parentNode.insertBefore(todo, outermost);
+      moved++;
+    }
+  }
+  // Outermost first: each list is moved once, with what it holds.
+  for (const list of nested) {
+    const item = list.previousElementSibling;
+    if (item?.nodeName === 'LI') item.appendChild(list);
+  }
+  const rest = [...groups.values()].flat();
+  if (rest.length > 0) root.appendChild(taskList(document, rest));
+}
+
+/** Tasks as a checklist, each with its state and when it is due. */
+function taskList(document: Document, tasks: readonly EnmlTask[]): Element {
+  const list = document.createElement('ul');
+  list.setAttribute(TODO, '');
+  for (const task of tasks) {
+    const item = list.appendChild(document.createElement('li'));
+    item.setAttribute(CHECKED, String(task.done));
+    item.textContent = task.due ? `${task.title} (due ${task.due})` : task.title;
+  }
+  return list;
+}
+
+/**
+ * The text of a code block, a line for each of its blocks and `<br>`s, its non-breaking spaces
+ * (Evernote's indentation) as spaces.
+ */
+function codeText(element: Element): string {
+  const parts: string[] = [];
+  /** Whether what was written last ends a line (or nothing was written). */
+  let lineEnded = true;
+  const endLine = () => {
+    if (!lineEnded) parts.push('\n');
+    lineEnded = true;
+  };
+  traverse(
+    element,
+    (node) => {
+      if (node.nodeType === TEXT_NODE) {
+        const data = (node as Text).data;
+        if (data) {
+          parts.push(data);
+          lineEnded = data.endsWith('\n');
+        }
+        return false;
+      }
+      if (node.nodeType !== ELEMENT_NODE) return false;
+      if (node.nodeName === 'BR') {
+        parts.push('\n');
+        lineEnded = true;
+        return false;
+      }
+      if (BLOCK.has(node.nodeName)) endLine();
+      return true;
+    },
+    (block) => {
+      if (BLOCK.has(block.nodeName)) endLine();
+    },
+  );
+  return trimNewlines(parts.join('').replace(/\u00a0/g, ' '));
+}
+
+/**
  * Drops whitespace past MAX_WHITESPACE in a row of the Markdown, counting the line breaks and
  * indentation turndown will write, and the `<br>`s that would only add to it.
  */
@@ -679,7 +1003,7 @@ function boundWhitespace(root: Node): void {
  * `boundNesting`'s rewrite, the passes above bound what turndown would spend on it, then turndown
  * converts it.
  */
-export function enmlToMarkdown(enml: string): string {
+export function enmlToMarkdown(enml: string, tasks: readonly EnmlTask[] = []): string {
   // `[^<>]` rather than `[^>]` (no `<` is in a tag of XML): a match tried at each `<en-todo` of
   // thousands without a `>` would otherwise read to the end each time.
   const html = enml
@@ -700,6 +1024,7 @@ export function enmlToMarkdown(enml: string): string {
   const root = document.getElementById('turndown-root');
   if (!root) return '';
   flatten(root, depth);
+  evernoteBlocks(root, tasks);
   pruneBlank(root);
   boundIndentation(root);
   boundWhitespace(root);
@@ -710,4 +1035,4 @@ export function enmlToMarkdown(enml: string): string {
  * Any HTML note as Markdown (Joplin's HTML notes), by the same bounded conversion: ENML is XHTML,
  * and what it adds (`en-todo`, `en-media`, self-closed tags) reads the same in any HTML.
  */
-export const htmlToMarkdown = enmlToMarkdown;
+export const htmlToMarkdown = (html: string): string => enmlToMarkdown(html);
