@@ -50,3 +50,46 @@ export function parseJoplinItem(text: string): JoplinItem | null {
   const body = newline < 0 ? '' : before.slice(newline + 1).replace(/^\n/, '');
   return { title, body, meta, type: Number(meta.type_) };
 }
+
+/** A tag is a title and ~300 bytes of metadata, a link ~350 bytes: larger items are neither. */
+export const JOPLIN_TAG_BYTES = 8 * 1024;
+
+/** Links kept per note: more than a note's 20 tags, for links to tags the export does not hold. */
+const MAX_LINKS = 100;
+
+const ITEM_ID = /^[0-9a-f]{32}$/;
+
+/** Case-insensitive order, the same in every locale. */
+const byName = (a: string, b: string) => {
+  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+  return x < y ? -1 : x > y ? 1 : a < b ? -1 : a > b ? 1 : 0;
+};
+
+/**
+ * Joplin keeps a note's tags outside it: a tag item (type 5, its title) and one link item per note
+ * and tag (type 6, `note_id` and `tag_id`), anywhere in the export, before or after the note.
+ * `add` every item (others are ignored), then `tagsByNote` gives each note's tag names, sorted
+ * as Joplin lists them. Only ids and titles are held, never a note.
+ */
+export function joplinTagJoin() {
+  const titles = new Map<string, string>();
+  const links = new Map<string, string[]>();
+  return {
+    add(item: JoplinItem): void {
+      const { id, note_id: note, tag_id: tag } = item.meta;
+      if (item.type === 5 && id && ITEM_ID.test(id) && item.title) titles.set(id, item.title.slice(0, 200));
+      if (item.type !== 6 || !note || !tag || !ITEM_ID.test(note) || !ITEM_ID.test(tag)) return;
+      const tags = links.get(note);
+      if (!tags) links.set(note, [tag]);
+      else if (tags.length < MAX_LINKS && !tags.includes(tag)) tags.push(tag);
+    },
+    tagsByNote(): Map<string, string[]> {
+      const byNote = new Map<string, string[]>();
+      for (const [note, tags] of links) {
+        const names = tags.flatMap((tag) => titles.get(tag) ?? []);
+        if (names.length) byNote.set(note, names.sort(byName));
+      }
+      return byNote;
+    },
+  };
+}
