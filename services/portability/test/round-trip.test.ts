@@ -337,24 +337,23 @@ describe('export and import', () => {
     expect((await port(me, `/api/account/export/${id}/download`)).status).toBe(410);
   });
 
-  it('imports a folder of Markdown and text notes, naming a broken file by its line', async () => {
+  it('imports a folder of Markdown and text notes, a note with broken front matter too, the report saying what was not understood', async () => {
     const me = await newUser();
     const zip = await zipOf({
       'journal/2025-03-09.md': 'Long walk by the river. #health #gratitude\n',
       'journal/Walk.md':
         '---\ndate: 2025-02-01T07:30:00Z\ntags: [outdoors, morning]\ncategory: personal\n---\nSunrise over the hills.\n',
-      'journal/broken.md': '---\ndate: 2025-01-01\ntags: [unclosed\n---\nThis must not be half-imported.\n',
+      'journal/broken.md': '---\ndate: 2025-01-01\ntags: [unclosed\n---\nNever lost to its front matter.\n',
       'notes.txt': 'Plain text idea from a phone.',
       'journal/photo.png': 'not really a png',
       '.obsidian/workspace.md': 'not a note',
       '__MACOSX/journal/._Walk.md': 'resource fork',
     });
     const result = await importOf(me, zip);
-    expect(result).toMatchObject({ status: 'done', imported: 3, failed: 1, duplicates: 0 });
+    const first = lastImport;
+    expect(result).toMatchObject({ status: 'done', imported: 4, failed: 0, duplicates: 0 });
     expect(result.skipped).toBeGreaterThanOrEqual(1);
-    expect(result.errors).toEqual([
-      expect.objectContaining({ file: 'journal/broken.md', line: expect.any(Number) }),
-    ]);
+    expect(result.errors).toEqual([]);
     const thoughts = await thoughtsOf(me);
     expect(thoughts).toEqual(
       expect.arrayContaining([
@@ -370,14 +369,17 @@ describe('export and import', () => {
           tags: ['outdoors', 'morning'],
         }),
         expect.objectContaining({
+          content: expect.stringContaining('Never lost to its front matter.'),
+          localDate: '2025-01-01',
+        }),
+        expect.objectContaining({
           content: expect.stringContaining('Plain text idea from a phone.'),
           localDate: '2024-06-01',
           format: 'text',
         }),
       ]),
     );
-    expect(thoughts.some((t) => t.content.includes('half-imported'))).toBe(false);
-    expect(await importOf(me, zip)).toMatchObject({ imported: 0, duplicates: 3 });
+    expect(await importOf(me, zip)).toMatchObject({ imported: 0, duplicates: 4 });
 
     // The report names every file with what became of it.
     const report = await port(me, `/api/account/import/${lastImport}/report`);
@@ -387,7 +389,10 @@ describe('export and import', () => {
     expect(csv.split('\n')[0]).toBe('file,outcome,line,reason');
     expect(csv).toMatch(/^journal\/Walk\.md,duplicate,/m);
     expect(csv).toMatch(/^journal\/photo\.png,skipped,/m);
-    expect(csv).toMatch(/^journal\/broken\.md,failed,\d+,/m);
+    expect(csv).toMatch(/^journal\/broken\.md,duplicate,/m);
+    // The first import's report says what of the broken note was not understood.
+    const firstReport = await (await port(me, `/api/account/import/${first}/report`)).text();
+    expect(firstReport).toMatch(/^journal\/broken\.md,imported,[^\n]*front matter/m);
   });
 
   it('refuses what is not a zip, and a zip without notes, clearly', async () => {

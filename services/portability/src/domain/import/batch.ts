@@ -66,7 +66,7 @@ export class ImportBatch {
         audio: item.audio ?? null,
       });
       if (!send.success) return this.failed(item.file, send.error.issues[0]!);
-      this.pending.push({ item, send: send.data, note: item.audioNote });
+      this.pending.push({ item, send: send.data, note: item.audioNote ?? item.note });
       this.audioBytes += send.data.audio?.data.length ?? 0;
     }
   }

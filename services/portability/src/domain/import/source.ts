@@ -77,6 +77,8 @@ export type ImportItem = {
       part?: { n: number; of: number };
       /** A Haven export's audio file for this thought (an entry name), read by the orchestrator. */
       audioFile?: string | null;
+      /** What of the note could not be read though it was imported (its front matter), for the report. */
+      note?: string;
     }
   | { kind: 'conversation'; conversation: ImportedConversation }
   | {
@@ -97,7 +99,11 @@ export interface ReadOptions {
   quarantined?: ReadonlyMap<number, string>;
   /** Told before an entry is read (the sandbox's watchdog and quarantine follow it). */
   onEntry?: (index: number) => void;
-  /** Told of each item dropped because it comes before `resume` (skipping a journal is work too). */
+  /**
+   * Told of work that yields no item: each item dropped because it comes before `resume` (skipping
+   * a journal is work too), each entry of a reader's first pass (Joplin's tags). The sandbox's
+   * watchdog hears of it.
+   */
   onSkip?: () => void;
 }
 

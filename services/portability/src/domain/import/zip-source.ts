@@ -33,6 +33,29 @@ class BlobReader extends yauzl.RandomAccessReader {
 
 const isSymlink = (entry: yauzl.Entry) => ((entry.externalFileAttributes >>> 16) & 0o170000) === 0o120000;
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * An entry's name. A zip says its names are UTF-8 with a flag, else they are DOS code page 437, as
+ * yauzl reads them; but macOS's Archive Utility writes UTF-8 names without the flag (`Search –
+ * and Find` would read `Search ΓÇô and Find`): a name without the flag that is valid UTF-8 is read
+ * as UTF-8 (a code-page-437 name with accents is almost never valid UTF-8). Names are in NFC, as
+ * people type them (macOS writes é as e and an accent).
+ */
+function entryName(entry: yauzl.Entry): string {
+  let name = entry.fileName;
+  const flagged = (entry.generalPurposeBitFlag & 0x800) !== 0;
+  const unicodeField = entry.extraFields.some((field) => field.id === 0x7075);
+  if (!flagged && !unicodeField && entry.fileNameRaw.some((byte) => byte >= 0x80)) {
+    try {
+      name = utf8.decode(entry.fileNameRaw).replace(/\\/g, '/');
+    } catch {
+      // Not UTF-8: code page 437, as yauzl read it.
+    }
+  }
+  return name.normalize('NFC');
+}
+
 /** yauzl's own complaints about a name, said for a person. */
 function unsafeName(message: string): string | undefined {
   const name = /^(?:invalid relative path|absolute path|invalid characters in fileName): (.*)$/.exec(
@@ -84,9 +107,15 @@ export async function openZipSource(blob: StoredBlob): Promise<ImportSource> {
             `The zip holds a symbolic link ("${entry.fileName.slice(0, 200)}"); nothing was imported`,
           ),
         );
-      if (!entry.fileName.endsWith('/') && !byName.has(entry.fileName)) {
-        byName.set(entry.fileName, entry);
-        entries.push({ name: entry.fileName, size: entry.uncompressedSize, time: entry.getLastModDate() });
+      const name = entryName(entry);
+      const unsafe = yauzl.validateFileName(name);
+      if (unsafe !== null)
+        return reject(
+          new ImportLimitError(unsafeName(unsafe) ?? 'The zip archive is damaged; nothing was imported'),
+        );
+      if (!name.endsWith('/') && !byName.has(name)) {
+        byName.set(name, entry);
+        entries.push({ name, size: entry.uncompressedSize, time: entry.getLastModDate() });
       }
       zip.readEntry();
     });

@@ -66,3 +66,17 @@ describe('inTimeZone', () => {
     expect(inTimeZone(at, 'Not/AZone')?.localDate).toBe('2023-01-02');
   });
 });
+
+describe('dateFromFileName over the centuries', () => {
+  it.each([
+    ['1660-01-01.md', '1660-01-01'],
+    ['1000-06-15 Chronicle.md', '1000-06-15'],
+    ['2999-12-31.md', '2999-12-31'],
+    ['1899_07_04.md', '1899-07-04'],
+  ])('reads %s', (name, day) => expect(dateFromFileName(name)?.localDate).toBe(day));
+
+  it.each(['0999-01-01.md', '3000-01-01.md', '0001-01-01.md', 'Build 4021-10-12.md', '1660-1-1.md'])(
+    'finds none in %s',
+    (name) => expect(dateFromFileName(name)).toBeNull(),
+  );
+});

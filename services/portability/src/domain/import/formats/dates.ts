@@ -150,11 +150,17 @@ export function parseDateValue(value: unknown): NoteDate | null {
   return null;
 }
 
-// 2021-02-26, 2021_02_26, 2021.02.26, then an optional time: "2021-02-26 14.05 Walk".
+// 2021-02-26, 2021_02_26, 2021.02.26, then an optional time: "2021-02-26 14.05 Walk". Years
+// 1000–2999: a historical diary (`1660-01-01.md`) is dated, and what is left out (`0001-…`,
+// `3021-…`) is a placeholder or a number far likelier than a date; a thought allows years 1–9999.
+// The two-digit month and day with the same separator twice keep version numbers out.
 const NAME_DATE =
-  /(?<![\d])((?:19|20)\d{2})([-_.])(\d{2})\2(\d{2})(?:[ T_-](\d{2})[.:h-]?(\d{2})(?![\d]))?(?![\d])/;
+  /(?<![\d])([12]\d{3})([-_.])(\d{2})\2(\d{2})(?:[ T_-](\d{2})[.:h-]?(\d{2})(?![\d]))?(?![\d])/;
 
-/** The date written in a file name (`2021_02_26.md`, `2021.02.26 note.md`, `2021-02-26 14.05 Walk.md`). */
+/**
+ * The date written in a file name (`2021_02_26.md`, `2021.02.26 note.md`, `2021-02-26 14.05
+ * Walk.md`, `1660-01-01.md`), or null.
+ */
 export function dateFromFileName(base: string): NoteDate | null {
   const m = NAME_DATE.exec(base);
   if (!m) return null;

@@ -53,6 +53,8 @@ const KINDS: Array<[RegExp, string]> = [
   [/^(css|scss|js|mjs|cjs|ts|cljs|clj|py|r|rhistory|sh)$/, 'code'],
   [/^(html?)$/, 'web page'],
   [/^(zip|gz|tar|7z|rar)$/, 'archive'],
+  // Zips are not read inside the zip: a TextPack is a TextBundle zipped, to be uploaded on its own.
+  [/^textpack$/, 'TextPack, a zipped TextBundle: upload it on its own'],
   [/^(docx?|xlsx?|pptx?|odt|ods|rtf|pages|numbers|key)$/, 'document'],
   [/^(canvas|base)$/, 'Obsidian canvas or base'],
   [/^org$/, 'Org-mode file'],
@@ -87,3 +89,14 @@ export function noteKind(name: string): 'markdown' | 'text' | null {
 
 /** The standard "not a note" reason for a file, naming its kind. */
 export const notANote = (name: string) => hiddenReason(name) ?? `Not a note (${kindOf(name)})`;
+
+/**
+ * The folder of a TextBundle (Bear, Ulysses) whose text this is (`Note.textbundle/text.md`,
+ * `text.markdown`), or null: a bundle is a folder of its text, `info.json` and `assets/`.
+ */
+export function textBundleOf(rel: string): string | null {
+  const slash = rel.lastIndexOf('/');
+  const folder = rel.slice(0, slash);
+  if (slash < 0 || !folder.toLowerCase().endsWith('.textbundle')) return null;
+  return stem(rel).toLowerCase() === 'text' && noteKind(rel) !== null ? folder : null;
+}

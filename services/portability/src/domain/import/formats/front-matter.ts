@@ -1,7 +1,4 @@
-import { parse, YAMLParseError } from 'yaml';
-
-/** A note's YAML front matter and the text after it. */
-export type FrontMatter = { meta: Record<string, unknown>; body: string } | { error: string; line: number };
+import { parseDocument, visit } from 'yaml';
 
 /**
  * The YAML parser recurses once per level of nesting and overflows the stack at a few hundred
@@ -50,10 +47,30 @@ export function yamlNesting(yaml: string): number {
 /** The note's text as readers want it: no byte-order mark, `\n` line ends. */
 export const normaliseText = (text: string) => text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
 
+/** What could not be read of a note's metadata, and its line in the file: the note imports all the same. */
+export interface MetaProblem {
+  reason: string;
+  line: number;
+}
+
+/** A note's front matter and the text after it. */
+export type FrontMatter =
+  | {
+      meta: Record<string, unknown>;
+      body: string;
+      /** Front matter read only in part: the whole of it, to be kept visible in the note. */
+      kept?: string;
+      problem?: MetaProblem;
+    }
+  | { error: string; line: number };
+
 /**
- * Splits YAML front matter (`---` … `---` or `...` on the first line) from a note. A first line of
- * `---` never closed is a horizontal rule, not front matter: the note is all text. Malformed YAML
- * is an error naming its line in the file, and so is front matter over FRONT_MATTER_LIMITS.
+ * Splits YAML front matter (`---` … `---` or `...` on the first line) from a note. It is front
+ * matter only when closed and when its first line is a `key:` line: a `---` never closed, or
+ * followed by prose (`__Advertisement :)__`), is a horizontal rule and the note is all text.
+ * Front matter that is not valid YAML is read line by line (`key: value`, `- item` lists, tabs
+ * tolerated), and what was not understood is kept visible; only front matter nested past
+ * FRONT_MATTER_LIMITS (a hostile file: real front matter is a few levels deep) is an error.
  */
 export function splitFrontMatter(text: string): FrontMatter {
   if (!/^---[ \t]*\n/.test(text)) return { meta: {}, body: text };
@@ -63,27 +80,186 @@ export function splitFrontMatter(text: string): FrontMatter {
   if (!end) return { meta: {}, body: text };
   const yaml = text.slice(text.indexOf('\n') + 1, end.index + 1);
   const body = text.slice(end.index + end[0].length);
-  if (yaml.length > FRONT_MATTER_LIMITS.bytes)
-    return { error: `The front matter is larger than ${FRONT_MATTER_LIMITS.bytes / 1024} KB`, line: 2 };
   if (yamlNesting(yaml) > FRONT_MATTER_LIMITS.depth)
     return {
       error: `The front matter is nested more than ${FRONT_MATTER_LIMITS.depth} levels deep`,
       line: 2,
     };
-  let parsed: unknown;
-  try {
-    // Core schema (YAML 1.2): `2021-02-26` stays a string, so no time zone touches it.
-    parsed = parse(yaml, { uniqueKeys: false, maxAliasCount: 100, logLevel: 'error' });
-  } catch (err) {
-    const line = err instanceof YAMLParseError ? (err.linePos?.[0]?.line ?? 1) + 1 : 2;
+  const first = /^[ \t]*\S[^\n]*/m.exec(yaml)?.[0];
+  if (first === undefined) return { meta: {}, body };
+  if (!keyLine(first)) return { meta: {}, body: text };
+  if (yaml.length > FRONT_MATTER_LIMITS.bytes)
+    return leniently(yaml, body, `larger than ${FRONT_MATTER_LIMITS.bytes / 1024} KB`, 2);
+  const parsed = parseYaml(yaml);
+  if ('error' in parsed) return leniently(yaml, body, `not valid YAML (${parsed.error})`, parsed.line);
+  if (parsed.value === null || parsed.value === undefined) return { meta: {}, body };
+  if (typeof parsed.value !== 'object' || Array.isArray(parsed.value))
+    return leniently(yaml, body, 'not key: value lines', 2);
+  return { meta: parsed.value as Record<string, unknown>, body };
+}
+
+/**
+ * YAML read with the core schema (YAML 1.2: `2021-02-26` stays a string, so no time zone touches
+ * it), numbers and booleans given back as written (a title `001` is `001`, not 1).
+ */
+function parseYaml(yaml: string): { value: unknown } | { error: string; line: number } {
+  const doc = parseDocument(yaml, { uniqueKeys: false, logLevel: 'error' });
+  const err = doc.errors[0];
+  if (err) {
     // The line is given on its own; YAML's "at line 2, column 1:" would name it again, counted differently.
-    const message = ((err as Error).message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
-    return { error: `The front matter is not valid YAML: ${message}`, line };
+    const message = (err.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+    return { error: message, line: (err.linePos?.[0]?.line ?? 1) + 1 };
   }
-  if (parsed === null || parsed === undefined) return { meta: {}, body };
-  if (typeof parsed !== 'object' || Array.isArray(parsed))
-    return { error: 'The front matter must be key: value lines', line: 2 };
-  return { meta: parsed as Record<string, unknown>, body };
+  // Depth is bounded by FRONT_MATTER_LIMITS, so this visit's recursion is too.
+  visit(doc, {
+    Scalar(_, node) {
+      if ((typeof node.value === 'number' || typeof node.value === 'boolean') && node.source !== undefined)
+        node.value = node.source;
+    },
+  });
+  try {
+    return { value: doc.toJS({ maxAliasCount: 100 }) };
+  } catch (e) {
+    return { error: (e as Error).message.split('\n')[0] ?? 'unreadable', line: 2 };
+  }
+}
+
+const isBlank = (c: string | undefined) => c === ' ' || c === '\t';
+/** Characters a plain YAML key cannot start with (list, flow, comment, alias, block indicators). */
+const KEY_START = new Set('-?:,[]{}#&*!|>%@`');
+
+/**
+ * A `key: value` line as its key and value text, or null: a plain or quoted key, then `:` and a
+ * blank or the end of the line. Scanned, not matched, so that no line backtracks.
+ */
+export function keyLine(line: string): { key: string; value: string; indent: number } | null {
+  let i = 0;
+  while (isBlank(line[i])) i++;
+  const indent = i;
+  const quote = line[i];
+  let key: string;
+  let colon: number;
+  if (quote === '"' || quote === "'") {
+    const shut = line.indexOf(quote, i + 1);
+    if (shut < 0) return null;
+    key = line.slice(i + 1, shut);
+    colon = shut + 1;
+    while (isBlank(line[colon])) colon++;
+    if (line[colon] !== ':' || !(colon + 1 === line.length || isBlank(line[colon + 1]))) return null;
+  } else {
+    if (quote === undefined || KEY_START.has(quote)) return null;
+    colon = line.indexOf(':', i);
+    while (colon >= 0 && !(colon + 1 === line.length || isBlank(line[colon + 1])))
+      colon = line.indexOf(':', colon + 1);
+    if (colon < 0) return null;
+    key = line.slice(i, colon).trimEnd();
+    if (key.includes(' #')) return null;
+  }
+  return key ? { key, value: line.slice(colon + 1).trim(), indent } : null;
+}
+
+/** A quoted scalar's text, or the plain text as it is. */
+function unquote(value: string): string {
+  const q = value[0];
+  if (value.length < 2 || (q !== '"' && q !== "'") || value[value.length - 1] !== q) return value;
+  const inner = value.slice(1, -1);
+  if (q === "'") return inner.replace(/''/g, "'");
+  try {
+    return JSON.parse(value) as string;
+  } catch {
+    return inner;
+  }
+}
+
+/** Template placeholders (Obsidian's `{{date}}`, Templater's `<% … %>`): no value yet. */
+const PLACEHOLDER = /\{\{|<%/;
+
+/** A one-line value read leniently: a string, a `[a, b]` list, null when empty; undefined when not understood. */
+function lenientValue(value: string): string | string[] | null | undefined {
+  if (!value) return null;
+  if (PLACEHOLDER.test(value) || value[0] === '{' || value[0] === '&' || value[0] === '*') return undefined;
+  if (value[0] === '[') {
+    const inner = value.slice(1, value.endsWith(']') ? -1 : undefined);
+    if (/[[\]{}]/.test(inner)) return undefined;
+    return inner
+      .split(',')
+      .map((v) => unquote(v.trim()))
+      .filter(Boolean);
+  }
+  return unquote(value);
+}
+
+/**
+ * Front matter that YAML refused, read a line at a time: top-level `key: value` lines, `- item`
+ * lines under a key (at any indentation, tabs too), `|` and `>` blocks, and plain values running
+ * on over indented lines. Linear in its length, no recursion. Lines it does not understand are
+ * counted: then the whole front matter is kept visible (`kept`), the note losing nothing.
+ */
+function leniently(yaml: string, body: string, why: string, line: number): FrontMatter {
+  const meta = new Map<string, unknown>();
+  const lines = yaml.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  let unread = 0;
+  let firstUnread = 0;
+  let key: string | null = null;
+  // Inside a `|` or `>` block: lines are joined with this.
+  let block: string | null = null;
+  // The last value was plain text, which indented lines carry on.
+  let runsOn = false;
+  for (let n = 0; n < lines.length; n++) {
+    const raw = lines[n]!;
+    const text = raw.trim();
+    if (block !== null && key !== null && (!text || isBlank(raw[0]))) {
+      const before = meta.get(key) as string;
+      meta.set(key, before ? `${before}${block}${text}` : text);
+      continue;
+    }
+    block = null;
+    if (!text || text[0] === '#') continue;
+    let understood = false;
+    if (text === '-' || text.startsWith('- ') || text.startsWith('-\t')) {
+      const before = key === null ? undefined : meta.get(key);
+      const item = lenientValue(text.slice(1).trim());
+      if (key !== null && (before === null || Array.isArray(before)) && typeof item === 'string') {
+        meta.set(key, [...((before as string[] | null) ?? []), item]);
+        understood = true;
+        runsOn = false;
+      }
+    } else {
+      const pair = keyLine(raw);
+      if (pair?.indent === 0) {
+        key = pair.key;
+        const isBlock = /^[|>][-+0-9]*$/.test(pair.value);
+        const value = isBlock ? '' : lenientValue(pair.value);
+        if (isBlock) block = pair.value[0] === '|' ? '\n' : ' ';
+        if (value !== undefined) {
+          meta.set(key, value);
+          understood = true;
+          runsOn = typeof value === 'string' && !/^["']/.test(pair.value);
+        }
+      } else if (!pair && runsOn && key !== null && isBlank(raw[0])) {
+        meta.set(key, `${meta.get(key) as string} ${text}`);
+        understood = true;
+      }
+    }
+    if (!understood) {
+      if (!unread++) firstUnread = n;
+      key = null;
+      runsOn = false;
+    }
+  }
+  const reason = `The front matter is ${why}: read line by line`;
+  const result = { meta: Object.fromEntries(meta), body };
+  if (!unread) return { ...result, problem: { reason, line } };
+  const lineCount = unread === 1 ? '1 line' : `${unread} lines`;
+  return {
+    ...result,
+    kept: yaml,
+    problem: {
+      reason: `${reason}; ${lineCount} not understood (from line ${firstUnread + 2}), so it is kept in the note as text`,
+      line,
+    },
+  };
 }
 
 /** The value of a key, matched case-insensitively (`Title`, `TAGS`). */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cpuMs } from '@haven/kit/testing';
-import { headingWords, plainTitleHeading, titleHeading } from './headings';
+import { headingWords, plainTitleHeading, titleHeading, headingText } from './headings';
 
 // The regexes these scans replace: the references they must agree with, on short lines only.
 const oldTitle = (line: string) => /^#\s+(.+?)(?:\s+#+)?\s*$/.exec(line)?.[1] ?? null;
@@ -48,4 +48,16 @@ describe('ATX headings', () => {
         cpuMs(() => [titleHeading(hostile), plainTitleHeading(hostile), headingWords(hostile)]),
       ).toBeLessThan(1000);
   });
+});
+
+describe('headingText', () => {
+  it.each([
+    ['# Title', 'Title'],
+    ['## A Super-Quick Markup Primer', 'A Super-Quick Markup Primer'],
+    ['###### Deep ##', 'Deep'],
+  ])('reads %j', (line, text) => expect(headingText(line)).toBe(text));
+
+  it.each(['#tag', 'Plain', '####### Seven', '#'])('finds none in %j', (line) =>
+    expect(headingText(line)).toBeNull(),
+  );
 });

@@ -43,3 +43,11 @@ export function headingWords(line: string): string {
   const text = level > 0 && isSpace(line[level]) ? line.slice(level).trimStart() : line;
   return withoutClosingHashes(text.trimEnd()).trim().toLowerCase();
 }
+
+/** The text of a heading line of any level (`## Title`), case kept, or null when it is none. */
+export function headingText(line: string): string | null {
+  let level = 0;
+  while (level < 6 && line[level] === '#') level++;
+  if (level === 0 || !isSpace(line[level])) return null;
+  return noBreaks(withoutClosingHashes(line.slice(level).trim()));
+}

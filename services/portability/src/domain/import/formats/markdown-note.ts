@@ -1,7 +1,7 @@
 import type { SourceEntry } from '../source';
 import type { NoteDate } from './dates';
-import { metaValue, normaliseText, splitFrontMatter } from './front-matter';
-import { titleHeading } from './headings';
+import { metaValue, normaliseText, splitFrontMatter, type MetaProblem } from './front-matter';
+import { headingText, titleHeading } from './headings';
 import { categoryOf, noteItems } from './note';
 import { createdDate, resolveDate, updatedDate } from './note-date';
 import { finalTags, metaTags, textTags } from '@haven/kit/hashtags';
@@ -20,19 +20,46 @@ export interface MarkdownOptions {
   indentedCode: boolean;
   /** Takes app properties (Logseq's `key:: value` lines) off the top of the body. */
   properties?: (body: string) => { meta: Record<string, unknown>; body: string };
+  /** The note is titled by its first line, a heading of any level or not (a TextBundle's). */
+  titleFromFirstLine?: boolean;
+  /** Metadata kept beside the note (a TextBundle's `info.json`): dates the note if its own text does not. */
+  sidecar?: Record<string, unknown>;
 }
 
 const TAG_KEYS = ['tags', 'tag', 'keywords'];
 
+/** A body's first line that is not blank. */
+const firstLine = (body: string) => /^\s*([^\n]*)/.exec(body)?.[1] ?? '';
+
 /** The title a body's first line gives (`# Title`), or null. */
-function firstHeading(body: string): string | null {
-  const first = /^\s*([^\n]*)/.exec(body)?.[1] ?? '';
-  return titleHeading(first);
+const firstHeading = (body: string) => titleHeading(firstLine(body));
+
+/** A first line as a title: a heading's text (any level), else the line itself. */
+function firstLineTitle(body: string): string | null {
+  const line = firstLine(body).trim();
+  return headingText(line) ?? (line || null);
+}
+
+/** The front matter that could not be read whole, kept at the top of the note (after its heading). */
+function keepVisible(body: string, kept: string): string {
+  // A fence longer than any run of backticks in it, so nothing inside can close it.
+  let longest = 2;
+  for (let i = 0, run = 0; i < kept.length; i++) {
+    run = kept[i] === '`' ? run + 1 : 0;
+    longest = Math.max(longest, run);
+  }
+  const fence = '`'.repeat(longest + 1);
+  const block = `${fence}yaml\n${kept}${kept.endsWith('\n') ? '' : '\n'}${fence}\n\n`;
+  const lead = /^\s*[^\n]*/.exec(body)![0];
+  if (!headingText(lead.trim())) return block + body;
+  return `${lead}\n\n${block}${body.slice(lead.length).replace(/^\s*\n/, '')}`;
 }
 
 /**
  * The thoughts of one Markdown or text file: front matter (Markdown only) for title, dates, tags
- * and category; the first `# ` heading or the file name as title; `#tags` from the prose.
+ * and category; the first `# ` heading or the file name as title; `#tags` from the prose. Front
+ * matter read only in part (not valid YAML) still gives the note, what it could not read kept at
+ * the top of the text and named in the report (the thought's `note`).
  */
 export function markdownNote(
   raw: Buffer,
@@ -43,10 +70,12 @@ export function markdownNote(
   const text = normaliseText(raw.toString('utf8'));
   let meta: Record<string, unknown> = {};
   let body = text;
+  let kept: string | undefined;
+  let problem: MetaProblem | undefined;
   if (kind === 'markdown') {
     const split = splitFrontMatter(text);
     if ('error' in split) return failed(split.error, split.line);
-    ({ meta, body } = split);
+    ({ meta, body, kept, problem } = split);
     if (options.properties) {
       const props = options.properties(body);
       meta = { ...props.meta, ...meta };
@@ -54,15 +83,17 @@ export function markdownNote(
     }
   }
   const titleValue = metaValue(meta, 'title');
+  const fromText = options.titleFromFirstLine ? firstLineTitle(body) : firstHeading(body);
   const title =
     typeof titleValue === 'string' || typeof titleValue === 'number'
       ? String(titleValue)
-      : ((kind === 'markdown' ? firstHeading(body) : null) ?? options.fallbackTitle);
-  const created = createdDate(meta);
+      : ((kind === 'markdown' ? fromText : null) ?? options.fallbackTitle);
+  const sidecar = options.sidecar ?? {};
+  const created = createdDate(meta) ?? createdDate(sidecar);
   const date = resolveDate({
     created: options.fileDateFirst && options.fileDate ? null : created,
     fileName: options.fileDate,
-    updated: updatedDate(meta),
+    updated: updatedDate(meta) ?? updatedDate(sidecar),
     zipTime: entry.time,
     now: options.now,
   });
@@ -72,10 +103,13 @@ export function markdownNote(
   );
   return noteItems({
     title,
-    body,
+    body: kept === undefined ? body : keepVisible(body, kept),
     format: kind,
     date,
     tags,
     category: categoryOf(metaValue(meta, 'category')),
+    titleInBody:
+      options.titleFromFirstLine && typeof titleValue !== 'string' && typeof titleValue !== 'number',
+    ...(problem ? { note: `Line ${problem.line}: ${problem.reason}` } : {}),
   });
 }

@@ -18,6 +18,10 @@ export interface NoteInput {
   category: StoredCategory;
   /** The title was typed by the user as part of the note (Joplin, Keep): a title alone is a note. */
   titleIsContent?: boolean;
+  /** The title may be the body's first line as it is, not a heading (a TextBundle's): none is added then. */
+  titleInBody?: boolean;
+  /** What could not be read of the note though it imports (its front matter), for the report. */
+  note?: string;
 }
 
 /** Titles are stored beside the thought (at most 1000 characters); the content keeps all of it. */
@@ -42,7 +46,7 @@ export function noteItems(note: NoteInput): ItemBody[] {
     const first = /^[^\n]*/.exec(body)![0];
     const same =
       note.format === 'markdown'
-        ? /^#{1,6}\s/.test(first) && headingWords(first) === title.toLowerCase()
+        ? (note.titleInBody || /^#{1,6}\s/.test(first)) && headingWords(first) === title.toLowerCase()
         : first.trim().toLowerCase() === title.toLowerCase();
     if (same) {
       heading = first;
@@ -68,6 +72,7 @@ export function noteItems(note: NoteInput): ItemBody[] {
       format: note.format,
     },
     dateSource: note.date.source,
+    ...(note.note ? { note: note.note } : {}),
     ...(contents.length > 1 ? { part: { n: i + 1, of: contents.length } } : {}),
   }));
 }

@@ -43,8 +43,9 @@ describe('Day One', () => {
       tags: ['outdoors', 'Walks'],
       format: 'markdown',
     });
+    // Day One titles an entry by its first line, heading or not.
     expect(second!.thought).toMatchObject({
-      title: null,
+      title: 'No heading here',
       content: 'No heading here',
       localDate: '2023-03-01',
     });
@@ -188,9 +189,13 @@ describe('a folder of notes', () => {
     expect(parts.map((p) => p.part)).toEqual(parts.map((_, i) => ({ n: i + 1, of: parts.length })));
     expect(parts.every((p) => p.thought.content.length <= MAX_CONTENT_LENGTH)).toBe(true);
     expect(parts[1]!.thought.content.startsWith(`# Long (part 2 of ${parts.length})\n\n`)).toBe(true);
+    // Front matter YAML refuses is read line by line: the note is imported, the report says so.
+    expect(byFile('Broken.md')[0]).toMatchObject({
+      thought: { title: 'ok', content: '# ok\n\nBody' },
+      note: expect.stringMatching(/^Line 3: The front matter is not valid YAML .*: read line by line$/),
+    });
     const problems = problemsOf(items).map((p) => [p.file, p.outcome, p.line ?? null]);
     expect(problems).toEqual([
-      ['Notes/Broken.md', 'failed', 3],
       ['Notes/Empty.md', 'skipped', null],
       ['Notes/picture.jpg', 'skipped', null],
       ['Notes/.hidden.md', 'skipped', null],
