@@ -80,7 +80,6 @@ export const ImportFormat = z.enum([
   'notion',
   'simplenote',
   'textbundle',
-  'applenotes',
   'notes',
 ]);
 export type ImportFormat = z.infer<typeof ImportFormat>;
@@ -97,7 +96,6 @@ export const IMPORT_FORMAT_NAMES: Record<ImportFormat, string> = {
   notion: 'a Notion export',
   simplenote: 'a Simplenote export',
   textbundle: 'Bear or Ulysses TextBundles',
-  applenotes: 'an Apple Notes export',
   notes: 'a folder of notes',
 };
 

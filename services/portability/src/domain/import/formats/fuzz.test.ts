@@ -13,6 +13,8 @@ import { keepReader } from './keep-reader';
 import { logseqReader } from './logseq-reader';
 import { memorySource, readAll } from './memory-source.test-support';
 import { notesReader } from './notes-reader';
+import { notionReader } from './notion-reader';
+import { simplenoteReader } from './simplenote-reader';
 
 /*
  * The format readers parse whatever a user uploads. Each format's usual files, with hostile text
@@ -641,6 +643,124 @@ const dayOneFiles = withBadBytes(
     ),
 );
 
+/** A CSV cell: quoted as it should be, bare, or anything (a stray quote breaks the CSV). */
+const csvCell = fc.oneof(
+  { weight: 4, arbitrary: text.map((t) => `"${t.replace(/"/g, '""')}"`) },
+  { weight: 2, arbitrary: lineText.map((t) => t.replace(/[",\r\n]/g, ' ')) },
+  { weight: 1, arbitrary: fc.constantFrom('', 'January 5, 2023 3:04 PM', 'February 30, 2023', 'a, b, c') },
+  { weight: 1, arbitrary: text },
+);
+
+/** A CSV: a header of property names, rows of cells (their count need not match the header's). */
+const csvFile = (firstCells: fc.Arbitrary<string>) =>
+  fc
+    .tuple(
+      fc.array(fc.oneof(fc.constantFrom('Name', 'Tags', 'Created', 'Status', 'Date', 'category'), csvCell), {
+        minLength: 1,
+        maxLength: 6,
+      }),
+      fc.array(fc.tuple(firstCells, fc.array(csvCell, { maxLength: 7 })), { maxLength: 5 }),
+      fc.constantFrom('\n', '\r\n'),
+      fc.boolean(),
+    )
+    .map(
+      ([header, rows, eol, bom]) =>
+        (bom ? '\uFEFF' : '') +
+        [header.join(','), ...rows.map(([first, cells]) => [first, ...cells].join(','))].join(eol),
+    );
+
+/** Notion's Markdown & CSV export: `Title <id>.md` pages, a database's CSVs and its row pages. */
+const notionFiles = withBadBytes(
+  fc
+    .tuple(
+      fc.array(
+        fc.tuple(
+          stemText,
+          hexId,
+          fc
+            .tuple(
+              fc.option(lineText, { freq: 4 }),
+              fc.array(fc.tuple(fc.constantFrom('Tags', 'Created', 'Status', 'x'), lineText), {
+                maxLength: 4,
+              }),
+              markdownNote,
+            )
+            .map(
+              ([title, props, body]) =>
+                (title === null ? '' : `# ${title}\n\n`) +
+                props.map(([k, v]) => `${k}: ${v}\n`).join('') +
+                body,
+            ),
+        ),
+        { minLength: 1, maxLength: 3 },
+      ),
+      hexId,
+      fc.array(stemText, { maxLength: 3 }),
+      fc.option(csvFile(fc.oneof(stemText, csvCell)), { freq: 4 }),
+      fc.boolean(),
+    )
+    .map(([pages, dbId, rowPages, csv, both]) => {
+      const [first] = pages;
+      return filesOf([
+        ...pages.map(([stem, id, body]): [string, string] => [`${stem} ${id}.md`, body]),
+        [`${first![0]} ${first![1]}/image.png`, 'png'],
+        ...(csv === null
+          ? []
+          : ([[`Tasks ${dbId}_all.csv`, csv], ...(both ? [[`Tasks ${dbId}.csv`, csv]] : [])] as Array<
+              [string, string]
+            >)),
+        ...rowPages.map((stem, i): [string, string] => [
+          `Tasks ${dbId}/${stem} ${dbId.slice(i + 1)}${'0'.repeat(i + 1)}.md`,
+          `# ${stem}\n\nStatus: x\n\nbody`,
+        ]),
+      ]);
+    }),
+);
+
+/** A Simplenote export: `source/notes.json` (live and trashed notes) with `.txt` copies, or only the `.txt`. */
+const simplenoteNote = jsonObject({
+  id: jsonField(lineText),
+  content: jsonField(text),
+  creationDate: jsonField(fc.oneof(fc.constant('2021-03-04T05:06:07.000Z'), dateText)),
+  lastModified: jsonField(fc.oneof(fc.constant('2022-01-01T00:00:00.000Z'), dateText)),
+  tags: jsonField(fc.array(lineText, { maxLength: 25 })),
+  markdown: jsonField(fc.boolean()),
+  pinned: jsonField(fc.boolean()),
+  deleted: jsonField(
+    fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.boolean() }),
+  ),
+});
+const simplenoteFiles = withBadBytes(
+  fc
+    .tuple(
+      fc.constantFrom('', 'simplenote/'),
+      fc.option(
+        fc
+          .tuple(
+            jsonList(simplenoteNote),
+            jsonList(simplenoteNote),
+            fc.oneof({ weight: 8, arbitrary: fc.constant('') }, { weight: 1, arbitrary: jsonNested }),
+          )
+          .map(
+            ([active, trashed, extra]) =>
+              `{${extra ? `"extra": ${extra}, ` : ''}"activeNotes": ${active}, "trashedNotes": ${trashed}}`,
+          ),
+        { freq: 4 },
+      ),
+      fc.array(fc.tuple(stemText, text), { minLength: 1, maxLength: 3 }),
+      text,
+    )
+    .map(([top, json, notes, trashed]) =>
+      filesOf([
+        ...(json === null ? [] : ([[`${top}source/notes.json`, json]] as Array<[string, string]>)),
+        // A visible note always: with only hidden ones, `trash/` alone would be the zip's top folder.
+        [`${top}Welcome.txt`, 'Welcome'],
+        ...notes.map(([stem, body]): [string, string] => [`${top}${stem}.txt`, body]),
+        [`${top}trash/Old.txt`, trashed],
+      ]),
+    ),
+);
+
 // ---------------------------------------------------------------------------------------------
 // What every read must satisfy
 // ---------------------------------------------------------------------------------------------
@@ -734,6 +854,8 @@ describe('import readers under hostile input', () => {
     ['Google Keep', keepReader, keepFiles, 400],
     ['Evernote', evernoteReader, evernoteFiles, 200],
     ['Day One', dayOneReader, dayOneFiles, 250],
+    ['Notion', notionReader, notionFiles, 250],
+    ['Simplenote', simplenoteReader, simplenoteFiles, 250],
   ];
 
   for (const [name, reader, files, numRuns] of FORMATS)
@@ -797,6 +919,26 @@ describe('import readers under hostile input', () => {
       const items = await readChecked(dayOneReader, { 'Journal.json': journal });
       expect(items.every((i) => i.kind === 'thought')).toBe(true);
       expect(countIn(items, '#')).toBe(1024 * 1024);
+    });
+
+    it('reads a Notion database of one unclosed quote and 1 MB of `"`, and a page of 90,000 properties', async () => {
+      const id = 'a'.repeat(32);
+      const items = await readChecked(notionReader, {
+        [`DB ${id}.csv`]: 'Name,Tags\n"' + '"'.repeat(1024 * 1024),
+        [`DB ${id}/Row ${id}.md`]: '# Row\n\n' + 'Key: value\n'.repeat(90_000),
+        [`Other ${id}.md`]: '# Other\n\n' + ':'.repeat(1_000_000),
+      });
+      // Both pages under the 1 MB limit of a note, read whole; the CSV fails or gives its row.
+      expect(items.filter((i) => i.kind === 'thought' && (i.part?.n ?? 1) === 1).map((i) => i.file)).toEqual([
+        `DB ${id}/Row ${id}.md`,
+        `Other ${id}.md`,
+      ]);
+    });
+
+    it('reads a Simplenote note whose first line is 1 MB of `#`', async () => {
+      const json = JSON.stringify({ activeNotes: [{ content: '#'.repeat(1024 * 1024) + '\nbody' }] });
+      const items = await readChecked(simplenoteReader, { 'source/notes.json': json });
+      expect(items.every((i) => i.kind === 'thought')).toBe(true);
     });
 
     it('fails a thoughts.json of arrays nested 100,000 deep', async () => {

@@ -24,6 +24,34 @@ describe('detectFormat', () => {
     [['Journal.json', 'photos/abc.jpeg'], 'dayone'],
     [['Takeout/Keep/Shopping.json', 'Takeout/Keep/Shopping.html', 'Takeout/archive_browser.html'], 'keep'],
     [['Keep/Note.json', 'Keep/Labels.txt'], 'keep'],
+    // Takeout names Keep's folder in the account's language: known by the `.html` twins and Labels.txt.
+    [
+      ['Takeout/Google Notizen/A.json', 'Takeout/Google Notizen/A.html', 'Takeout/Google Notizen/Labels.txt'],
+      'keep',
+    ],
+    [
+      [
+        'Takeout/Keep Notes/A.json',
+        'Takeout/Keep Notes/A.html',
+        'Takeout/Keep Notes/B.json',
+        'Takeout/Keep Notes/B.html',
+      ],
+      'keep',
+    ],
+    [['Journal.json', 'Other.json', 'Journal.html', 'photos/a.jpeg'], 'dayone'],
+    [['source/notes.json', 'Groceries.txt', 'trash/Old.txt'], 'simplenote'],
+    [['simplenote/source/notes.json', 'simplenote/A.txt'], 'simplenote'],
+    [['A.txt', 'B.txt', 'trash/C.txt'], 'simplenote'],
+    [['A.txt', 'B.md', 'trash/C.txt'], 'notes'],
+    [
+      [
+        'Home 5389002953cc46458768b37b378097e8.md',
+        'Home 5389002953cc46458768b37b378097e8/Tasks 0123456789abcdef0123456789abcdef.csv',
+        'Home 5389002953cc46458768b37b378097e8/Tasks 0123456789abcdef0123456789abcdef_all.csv',
+        'Home 5389002953cc46458768b37b378097e8/image.png',
+      ],
+      'notion',
+    ],
     [['My Notebook.enex'], 'evernote'],
     [['a.md', 'b.txt', 'c.png'], 'notes'],
     [['image.png', '.DS_Store', '__MACOSX/._a.md'], null],

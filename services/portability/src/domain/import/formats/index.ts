@@ -1,19 +1,23 @@
 import type { FormatReader, SourceEntry } from '../source';
 import { dayOneReader } from './dayone-reader';
-import { extensionOf, hiddenReason, noteKind, relativeName, topFolder } from './entries';
+import { extensionOf, hiddenReason, noteKind, relativeName, textBundleOf, topFolder } from './entries';
 import { evernoteReader } from './evernote-reader';
 import { havenReader } from './haven-reader';
 import { JOPLIN_ID } from './joplin-raw';
 import { joplinReader } from './joplin-reader';
-import { keepReader } from './keep-reader';
+import { keepFolders, keepReader } from './keep-reader';
 import { logseqReader } from './logseq-reader';
 import { notesReader } from './notes-reader';
+import { isNotionExport, notionReader } from './notion-reader';
+import { isSimplenoteJson, simplenoteReader } from './simplenote-reader';
 
 /**
  * Which app made the zip, from its entry names alone (nothing is read to decide): this product's
- * own export, a Logseq graph, an Obsidian vault, a Joplin RAW export, a Day One journal, Google
- * Keep, Evernote, else a folder of notes; null when it holds nothing to import. A zip of one top
- * folder (`MyVault/…`) is decided as its contents would be.
+ * own export, a Logseq graph, an Obsidian vault, a Joplin RAW export, a Notion export, Simplenote,
+ * Google Keep (its folder known by its files' shape, as Takeout names it in the account's
+ * language), Evernote, a Day One journal, Bear or Ulysses TextBundles, else a folder of notes;
+ * null when it holds nothing to import. A zip of one top folder (`MyVault/…`) is decided as its
+ * contents would be.
  */
 export function detectFormat(entries: readonly SourceEntry[]): FormatReader | null {
   const top = topFolder(entries);
@@ -35,11 +39,22 @@ export function detectFormat(entries: readonly SourceEntry[]): FormatReader | nu
     notes.filter((n) => !n.includes('/') && JOPLIN_ID.test(n)).length * 2 > notes.length
   )
     return joplinReader;
-  if (entries.some((e) => /^(?:[^/]+\/)?(?:Takeout\/)?Keep\/[^/]+\.json$/.test(e.name))) return keepReader;
+  if (isNotionExport(visible)) return notionReader;
+  // Simplenote: its JSON export, or only `.txt` notes with the trashed ones in `trash/`.
+  if (
+    entries.some((e) => isSimplenoteJson(e.name)) ||
+    (notes.some((n) => n.startsWith('trash/')) &&
+      notes.every((n) => noteKind(n) === 'text' && (!n.includes('/') || /^trash\/[^/]+$/.test(n))))
+  )
+    return simplenoteReader;
+  if (keepFolders(entries).size > 0) return keepReader;
   if (visible.some((n) => extensionOf(n) === 'enex')) return evernoteReader;
   // Day One: journal JSON files at the root (its media sit in photos/, audios/, …), no notes.
   if (notes.length === 0 && visible.some((n) => !n.includes('/') && extensionOf(n) === 'json'))
     return dayOneReader;
+  // Bear or Ulysses: most notes are the texts of TextBundles (`Note.textbundle/text.md`).
+  const bundles = entries.filter((e) => !hiddenReason(e.name) && textBundleOf(e.name) !== null);
+  if (notes.length > 0 && bundles.length * 2 > notes.length) return notesReader('textbundle');
   if (notes.length > 0) return notesReader('notes');
   return null;
 }

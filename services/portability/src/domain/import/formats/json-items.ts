@@ -3,8 +3,11 @@ import type { Readable } from 'node:stream';
 import Assembler from 'stream-json/assembler.js';
 import { jsonParser } from 'stream-json/parser.js';
 
-/** One value of a streamed JSON list with the line it starts on, or why the file cannot be read. */
-export type JsonItem = { value: unknown; line: number } | { error: string; line: number };
+/**
+ * One value of a streamed JSON list with the line it starts on (and the key of its list when the
+ * lists were asked for by key), or why the file cannot be read.
+ */
+export type JsonItem = { value: unknown; line: number; list?: string } | { error: string; line: number };
 
 type Token = { name: string; value?: unknown };
 
@@ -17,22 +20,29 @@ const tokensOf = (out: unknown): Token[] =>
 
 /**
  * The values of a JSON list, one at a time, however big the file: the top-level list (`key` null)
- * or the list under a top-level key (`'entries'` for Day One). Only the value being read is held.
+ * or the list under a top-level key (`'entries'` for Day One), or the lists under any of several
+ * keys in the order the file has them (Simplenote's `activeNotes` and `trashedNotes`), each value
+ * naming its list. Only the value being read is held.
  * The tokenizer is fed line by line, which gives each value its line and means a syntax error
  * loses nothing of the values on the lines before it. Errors of the stream itself (a passed
  * limit) propagate.
  */
-export async function* jsonItems(stream: Readable, key: string | null): AsyncGenerator<JsonItem> {
+export async function* jsonItems(
+  stream: Readable,
+  key: string | readonly string[] | null,
+): AsyncGenerator<JsonItem> {
+  const keys = typeof key === 'string' ? [key] : key;
   const tokenize = jsonParser({ packValues: true, streamValues: false }) as unknown as (
     input: string | symbol,
   ) => unknown;
   const decoder = new StringDecoder('utf8');
-  const itemDepth = key === null ? 1 : 2;
+  const itemDepth = keys === null ? 1 : 2;
   let line = 1;
   let depth = 0;
   let inList = false;
   let listSeen = false;
   let lastKey: string | null = null;
+  let list: string | null = null;
   let asm: Assembler | null = null;
   let start = 0;
   let first = true;
@@ -43,15 +53,15 @@ export async function* jsonItems(stream: Readable, key: string | null): AsyncGen
       if (asm) {
         asm.consume(token as never);
         if (asm.done) {
-          yield { value: asm.current, line: start };
+          yield item(asm.current, start, list);
           asm = null;
         }
         continue;
       }
       const opens = token.name === 'startObject' || token.name === 'startArray';
       const closes = token.name === 'endObject' || token.name === 'endArray';
-      if (depth === 0 && token.name !== (key === null ? 'startArray' : 'startObject')) {
-        yield notAList(key, line);
+      if (depth === 0 && token.name !== (keys === null ? 'startArray' : 'startObject')) {
+        yield notAList(keys, line);
         return false;
       }
       if (inList && depth === itemDepth && !closes) {
@@ -59,7 +69,7 @@ export async function* jsonItems(stream: Readable, key: string | null): AsyncGen
         asm = new Assembler();
         asm.consume(token as never);
         if (asm.done) {
-          yield { value: asm.current, line: start };
+          yield item(asm.current, start, list);
           asm = null;
         }
         continue;
@@ -67,8 +77,13 @@ export async function* jsonItems(stream: Readable, key: string | null): AsyncGen
       if (depth === 1 && token.name === 'keyValue') lastKey = token.value as string;
       if (opens) {
         depth++;
-        if (depth === itemDepth && (key === null || (token.name === 'startArray' && lastKey === key)))
+        if (
+          depth === itemDepth &&
+          (keys === null || (token.name === 'startArray' && lastKey !== null && keys.includes(lastKey)))
+        ) {
           inList = listSeen = true;
+          list = lastKey;
+        }
       } else if (closes) {
         if (depth === itemDepth) inList = false;
         depth--;
@@ -99,7 +114,7 @@ export async function* jsonItems(stream: Readable, key: string | null): AsyncGen
       return yield syntaxError(err, line);
     }
     if (!(yield* take(rest))) return;
-    if (!listSeen) yield notAList(key, 1);
+    if (!listSeen) yield notAList(keys, 1);
   } finally {
     // Read to its end, or left early by the caller: nothing more is wanted from it either way.
     stream.destroy();
@@ -111,7 +126,10 @@ const syntaxError = (err: unknown, line: number): JsonItem => ({
   line,
 });
 
-const notAList = (key: string | null, line: number): JsonItem => ({
-  error: key === null ? 'The file must hold a list' : `The file has no "${key}" list`,
+const item = (value: unknown, line: number, list: string | null): JsonItem =>
+  list === null ? { value, line } : { value, line, list };
+
+const notAList = (keys: readonly string[] | null, line: number): JsonItem => ({
+  error: keys === null ? 'The file must hold a list' : `The file has no "${keys[0]}" list`,
   line,
 });

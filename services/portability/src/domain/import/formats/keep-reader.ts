@@ -1,7 +1,7 @@
 import { IMPORT_LIMITS } from '@haven/contracts/portability';
 import type { FormatReader, SourceEntry } from '../source';
 import { fromInstant } from './dates';
-import { baseName, extensionOf, hiddenReason, notANote, relativeName, topFolder } from './entries';
+import { baseName, extensionOf, hiddenReason, notANote, relativeName, stem, topFolder } from './entries';
 import { noteItems } from './note';
 import { resolveDate } from './note-date';
 import { finalTags, textTags } from '@haven/kit/hashtags';
@@ -75,18 +75,51 @@ function keepNote(raw: Buffer, entry: SourceEntry, now: Date): ItemBody[] {
   });
 }
 
+const folderOf = (name: string) => name.slice(0, Math.max(0, name.lastIndexOf('/')));
+
 /**
- * Google Keep in a Takeout zip: `Takeout/Keep/<note>.json` per note, with an `.html` rendering of
- * each (a duplicate, skipped), its attachments beside it, and `Labels.txt` (the label names).
+ * The folders of a Takeout that hold Google Keep notes, by their names' shape alone. Takeout names
+ * Keep's folder in the account's language (`Keep/`, `Google Notizen/`, `Google Keep/`…), so the
+ * folder is known by what Keep writes into it: each note as `<name>.json` with an `.html` twin of
+ * the same name, and `Labels.txt` when there are labels. A folder called `Keep` counts as before.
+ */
+export function keepFolders(entries: readonly SourceEntry[]): Set<string> {
+  const folders = new Map<string, { json: Set<string>; html: Set<string>; labels: boolean }>();
+  for (const { name } of entries) {
+    const base = baseName(name);
+    const ext = extensionOf(base);
+    // Hidden files count (the reader skips them), macOS metadata does not.
+    if (name.startsWith('__MACOSX/') || (ext !== 'json' && ext !== 'html' && base !== 'Labels.txt')) continue;
+    const dir = folderOf(name);
+    let folder = folders.get(dir);
+    if (!folder) folders.set(dir, (folder = { json: new Set(), html: new Set(), labels: false }));
+    if (base === 'Labels.txt') folder.labels = true;
+    else folder[ext as 'json' | 'html'].add(stem(base));
+  }
+  const keep = new Set<string>();
+  for (const [dir, { json, html, labels }] of folders) {
+    let twins = 0;
+    for (const s of json) if (html.has(s)) twins++;
+    const named = /^(?:[^/]+\/)?(?:Takeout\/)?Keep$/.test(dir);
+    // Day One's journals and settings files have no twins; the notes of a trimmed export may lack some.
+    if (json.size > 0 && (named || (twins > 0 && (labels || twins * 2 > json.size)))) keep.add(dir);
+  }
+  return keep;
+}
+
+/**
+ * Google Keep in a Takeout zip: `Takeout/Keep/<note>.json` per note (the folder's name depends on
+ * the account's language, see `keepFolders`), with an `.html` rendering of each (a duplicate,
+ * skipped), its attachments beside it, and `Labels.txt` (the label names).
  */
 export const keepReader: FormatReader = {
   format: 'keep',
   read(source, options) {
     const top = topFolder(source.entries);
+    const folders = keepFolders(source.entries);
     return walkEntries(source, options, async (entry) => {
       const rel = relativeName(entry.name, top);
-      // Keep's own folder may also be the zip's top folder.
-      const inKeep = /(?:^|\/)Keep\/[^/]+$/.test(entry.name);
+      const inKeep = folders.has(folderOf(entry.name));
       const ext = extensionOf(rel);
       if (hiddenReason(rel) || !inKeep) return skipped(notANote(rel));
       if (ext === 'html') return skipped('Not a note (the HTML copy of a Keep note)');
