@@ -1,0 +1,97 @@
+/**
+ * `npx tsx scripts/import-screenshots.ts`: starts the whole product (PGlite), signs a user up,
+ * imports real exports of other apps from ../shared/corpora/import-real (read in place: Evernote
+ * tasks, a checklist, a table, a Day One journal), and saves each imported entry, opened in full on
+ * its day of the timeline, at 390×844 in light and dark to test-results/screens/, for a person to
+ * look at. Not a test.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ImportProgress } from '../contracts/src/portability';
+import { zipEntries } from '../services/portability/test/support/probe-zips';
+import { phonePage, startSignedInProduct } from '../test/e2e/harness';
+
+const REAL = path.join(import.meta.dirname, '..', '..', 'shared', 'corpora', 'import-real');
+const out = path.join(import.meta.dirname, '..', 'test-results', 'screens');
+mkdirSync(out, { recursive: true });
+
+/** The uploads, one zip each. */
+const uploads: Array<{ name: string; files: string[] }> = [
+  {
+    name: 'evernote',
+    files: ['enex/joplin/tasks.enex', 'enex/yarle/test-checklist.enex', 'enex/yarle/test-table.enex'],
+  },
+  { name: 'dayone', files: ['dayone/ergebnis/Journal.json'] },
+];
+
+const env = await startSignedInProduct({
+  username: 'iris',
+  email: 'iris@example.com',
+  password: 'correct horse',
+  name: 'Iris',
+});
+/** Every thought of the user, with its id. */
+const allThoughts = async () =>
+  (await (
+    await fetch(`${env.product.url}/api/thoughts/range?start=1000-01-01&end=2999-12-31`, {
+      headers: { cookie: env.cookieHeader },
+    })
+  ).json()) as Array<{ id: number; localDate: string; content: string }>;
+
+try {
+  /** The thoughts each upload brought, by upload name. */
+  const brought = new Map<string, Awaited<ReturnType<typeof allThoughts>>>();
+  for (const upload of uploads) {
+    const before = new Set((await allThoughts()).map((t) => t.id));
+    const zip = await zipEntries(
+      upload.files.map((file) => ({ name: path.basename(file), data: readFileSync(path.join(REAL, file)) })),
+    );
+    const started = await fetch(`${env.product.url}/api/account/import`, {
+      method: 'POST',
+      headers: { cookie: env.cookieHeader, 'content-type': 'application/zip' },
+      body: new Uint8Array(zip),
+    });
+    const { id } = (await started.json()) as { id: string };
+    let progress: ImportProgress;
+    do {
+      await new Promise((r) => setTimeout(r, 300));
+      progress = (await (
+        await fetch(`${env.product.url}/api/account/import/${id}`, { headers: { cookie: env.cookieHeader } })
+      ).json()) as ImportProgress;
+    } while (progress.status !== 'done' && progress.status !== 'failed');
+    console.log(
+      `${upload.name}: ${progress.status}, ${progress.imported} imported, ${progress.failed} failed`,
+    );
+    brought.set(
+      upload.name,
+      (await allThoughts()).filter((t) => !before.has(t.id)),
+    );
+  }
+  const wanted = [
+    { name: 'import-evernote-tasks', upload: 'evernote', text: /Here is a simple test/ },
+    { name: 'import-evernote-checklist', upload: 'evernote', text: /- \[x\] / },
+    { name: 'import-evernote-table', upload: 'evernote', text: /\|\s*---/ },
+    { name: 'import-dayone', upload: 'dayone', text: /\n\n- \[ \] / },
+  ];
+  for (const shot of wanted) {
+    const thought = brought.get(shot.upload)?.find((t) => shot.text.test(t.content));
+    if (!thought) {
+      console.warn(`${shot.name}: no imported thought matches ${shot.text}`);
+      continue;
+    }
+    for (const scheme of ['light', 'dark'] as const) {
+      const { context, page } = await phonePage(env.browser, env.product.url, scheme, { cookie: env.cookie });
+      await page.goto(`/timeline?date=${thought.localDate}`);
+      await page.waitForLoadState('networkidle');
+      const more = page.getByRole('button', { name: 'Show more' }).first();
+      if (await more.count()) await more.click();
+      await page.waitForTimeout(300);
+      const file = path.join(out, `${shot.name}-${scheme}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      console.log(file);
+      await context.close();
+    }
+  }
+} finally {
+  await env.stop();
+}
