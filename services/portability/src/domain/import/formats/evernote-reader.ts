@@ -3,7 +3,7 @@ import type { FormatReader, ImportSource, ReadOptions, SourceEntry } from '../so
 import { parseDateValue } from './dates';
 import { extensionOf, hiddenReason, notANote, relativeName, topFolder } from './entries';
 import { enexNotes, type EnexNote, type EnexTask } from './enex';
-import { enmlToMarkdown, type EnmlTask } from './html-markdown';
+import { enmlToMarkdown, type EnmlTask } from './enml-markdown';
 import { noteItems } from './note';
 import { resolveDate } from './note-date';
 import { finalTags, metaTags, textTags } from '@haven/kit/hashtags';

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evernoteReader } from './evernote-reader';
-import { ENCRYPTED } from './html-markdown';
+import { ENCRYPTED } from './enml-markdown';
 import { memorySource, problemsOf, readAll, thoughtsOf } from './memory-source.test-support';
 
 /** The real exports of other apps (../shared/corpora/import-real), read in place, never copied. */

@@ -34,59 +34,32 @@ const MIN_DEPTH = 8;
  */
 const MAX_INDENT_WORK = 8_000_000;
 
-/** What an encrypted block (`<en-crypt>`) becomes: its text cannot be read without its passphrase. */
-export const ENCRYPTED = '[encrypted content, not imported]';
+/** Marks the lists and quotes `boundIndentation` writes as plain blocks. */
+export const FLAT = 'data-flat';
+/** Marks a table that holds tables (see `structureBlocks`). */
+const LAYOUT_TABLE = 'data-layout-table';
+/** Marks text a `style` strikes through (`text-decoration: line-through`). */
+const STRUCK = 'data-struck';
 
-/** An Evernote 10 task (written outside the note's body), as an item of the note's task list. */
-export interface EnmlTask {
-  title: string;
-  done: boolean;
-  /** When it is due, as text. */
-  due?: string;
-  /** The `--en-id` of the task group (the placeholder block in the body) it belongs to. */
-  group?: string;
-}
+/** The data attributes standing for what a `style` attribute says that the Markdown keeps. */
+export type StyleMarks = (style: string) => string;
 
 /**
- * What Evernote says in `style` attributes that the Markdown keeps, as data attributes (`style`
- * itself is dropped): code blocks, Evernote 10 checklists and their items' state, and the
- * placeholder block of a task group, with its id.
+ * What a kind of HTML (ENML) adds to the conversion: each step is given the tree as it stands then.
  */
-const CODE_BLOCK = 'data-en-codeblock';
-const TODO = 'data-en-todo';
-const CHECKED = 'data-en-checked';
-const TASK_GROUP = 'data-en-task-group';
-/** Text in Evernote's monospace font: its inline code. */
-const MONOSPACE = 'data-en-monospace';
-/** How many checkboxes are moved out of formatting (see evernoteBlocks); real notes have a few. */
-const MAX_MOVED = 1_000;
-/** Marks a table that holds tables (see evernoteBlocks). */
-const LAYOUT_TABLE = 'data-layout-table';
-/** Marks the lists and quotes `boundIndentation` writes as plain blocks. */
-const FLAT = 'data-flat';
-
-const turndown = new TurndownService({
-  headingStyle: 'atx',
-  codeBlockStyle: 'fenced',
-  bulletListMarker: '-',
-  // A checkbox is an empty element, which turndown hands to this rather than to any rule.
-  blankReplacement: (_content, node) => {
-    if (node.nodeName === 'EN-TODO')
-      return (node as HTMLElement).getAttribute('checked') === 'true' ? '[x] ' : '[ ] ';
-    if (node.nodeName === 'EN-CRYPT') return `\n\n${ENCRYPTED}\n\n`;
-    return (node as { isBlock?: boolean }).isBlock ? '\n\n' : '';
-  },
-});
-// Attachments are not imported.
-turndown.remove((node) => ['EN-MEDIA', 'SCRIPT', 'STYLE'].includes(node.nodeName));
-// Encrypted text cannot be read, but the note says that it had some.
-turndown.addRule('encrypted', {
-  filter: (node) => node.nodeName === 'EN-CRYPT',
-  replacement: () => `\n\n${ENCRYPTED}\n\n`,
-});
+export interface HtmlDialect {
+  /** Its turndown service, made by `createTurndown` with rules of its own. */
+  turndown: TurndownService;
+  /** What its `style` attributes say that its rules read, as data attributes (`style` is dropped). */
+  styleMarks?: StyleMarks;
+  /** Its own blocks made into what turndown writes as they mean, before the tree is bounded. */
+  prepare?: (root: Element) => void;
+  /** Its empty elements that write text (a checkbox): no whitespace is counted past one. */
+  visible?: ReadonlySet<string>;
+}
 
 /** `text` without the line breaks at its start and end (a scan: `/\n+$/` is quadratic on a run). */
-function trimNewlines(text: string): string {
+export function trimNewlines(text: string): string {
   let start = 0;
   let end = text.length;
   while (start < end && text[start] === '\n') start++;
@@ -94,40 +67,71 @@ function trimNewlines(text: string): string {
   return text.slice(start, end);
 }
 
-// An item of an Evernote 10 checklist (`--en-checked`), or a task: a Markdown task-list item.
-turndown.addRule('checklistItem', {
-  filter: (node) =>
-    node.nodeName === 'LI' &&
-    !node.hasAttribute(FLAT) &&
-    (node.hasAttribute(CHECKED) || node.parentElement?.hasAttribute(TODO) === true),
-  replacement: (content, node) => {
-    const box = (node as HTMLElement).getAttribute(CHECKED) === 'true' ? '[x]' : '[ ]';
-    // One item a line: the blank lines of its blocks would make the list loose.
-    const text = trimNewlines(content)
-      .split('\n')
-      .filter((line) => line.trim())
-      .join('\n    ');
-    return `- ${box} ${text}${node.nextSibling ? '\n' : ''}`;
-  },
-});
+/**
+ * A turndown service with the rules any HTML needs: tables, strikethrough, the lists and quotes
+ * written flat. `blank` writes an empty element of a dialect (null: as turndown would).
+ */
+export function createTurndown(blank: (node: HTMLElement) => string | null = () => null): TurndownService {
+  const service = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+    // An empty element is handed to this rather than to any rule.
+    blankReplacement: (_content, node) =>
+      blank(node as HTMLElement) ?? ((node as { isBlock?: boolean }).isBlock ? '\n\n' : ''),
+  });
+  service.remove(['script', 'style']);
+  addTableRules(service);
+  // GFM's strikethrough: `<s>`, `<strike>`, `<del>`, and text a style strikes through.
+  service.addRule('strikethrough', {
+    filter: (node) =>
+      ['S', 'STRIKE', 'DEL'].includes(node.nodeName) ||
+      (node.hasAttribute(STRUCK) && !BLOCK.has(node.nodeName)),
+    replacement: (content) => (content.trim() ? `~~${content}~~` : content),
+  });
+  service.addRule('flat', {
+    filter: (node) => node.hasAttribute(FLAT),
+    replacement: (content) => `\n\n${content}\n\n`,
+  });
+  return service;
+}
 
-// Text in Evernote's code font is inline code, as `<code>` is (so `#include` in it is no tag).
-turndown.addRule('monospace', {
-  filter: (node) => node.nodeName === 'SPAN' && node.hasAttribute(MONOSPACE),
-  replacement: (_content, node) => {
-    const code = (node.textContent ?? '').replace(/\n/g, ' ');
-    if (!code.trim()) return code;
-    let longest = 0;
-    let run = 0;
-    for (const c of code) {
-      run = c === '`' ? run + 1 : 0;
-      longest = Math.max(longest, run);
-    }
-    const fence = '`'.repeat(longest + 1);
-    const pad = code.startsWith('`') || code.endsWith('`') ? ' ' : '';
-    return `${fence}${pad}${code}${pad}${fence}`;
-  },
-});
+/**
+ * Data tables as GFM tables: a line per row, the first row as the header, each cell's text on one
+ * line (its line breaks as `<br>`, its `|` escaped). A table holding tables lays them out (web
+ * clips): its cells are written one after the other, the tables in them as tables.
+ */
+function addTableRules(service: TurndownService): void {
+  service.addRule('tableCell', {
+    filter: (node) => (node.nodeName === 'TD' || node.nodeName === 'TH') && inDataTable(node),
+    replacement: (content) => {
+      const lines = content
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line.length > 0);
+      return `| ${lines.join('<br>').replace(/\|/g, '\\|')} `;
+    },
+  });
+  service.addRule('tableRow', {
+    filter: (node) => node.nodeName === 'TR' && inDataTable(node),
+    replacement: (content, node) => {
+      if (!content) return '';
+      const layout = layoutOf(node);
+      if (layout?.header !== node) return `\n${content}|\n`;
+      // A GFM table has as many columns as its header: the header has as many as the widest row.
+      const missing = '|  '.repeat(layout.columns - layout.headerCells);
+      return `\n${content}${missing}|\n|${' --- |'.repeat(layout.columns)}\n`;
+    },
+  });
+  service.addRule('table', {
+    filter: (node) => node.nodeName === 'TABLE' && !node.hasAttribute(LAYOUT_TABLE),
+    replacement: (content) => `\n\n${trimNewlines(content)}\n\n`,
+  });
+  service.addRule('tableCaption', {
+    filter: 'caption',
+    replacement: (content) => `\n\n${content}\n\n`,
+  });
+}
 
 /** The table `node` (a row or a cell) is part of, if any (flatten may leave parts out of one). */
 function tableOf(node: Node): Element | null {
@@ -138,41 +142,6 @@ function tableOf(node: Node): Element | null {
 }
 /** A part of a data table, not of one laying out others (whose cells are written as blocks). */
 const inDataTable = (node: Node) => !tableOf(node)?.hasAttribute(LAYOUT_TABLE);
-
-/**
- * Data tables as GFM tables: a line per row, the first row as the header, each cell's text on one
- * line (its line breaks as `<br>`, its `|` escaped). A table holding tables lays them out (web
- * clips): its cells are written one after the other, the tables in them as tables.
- */
-turndown.addRule('tableCell', {
-  filter: (node) => (node.nodeName === 'TD' || node.nodeName === 'TH') && inDataTable(node),
-  replacement: (content) => {
-    const lines = content
-      .split('\n')
-      .map((line) => line.trim())
-      .filter((line) => line.length > 0);
-    return `| ${lines.join('<br>').replace(/\|/g, '\\|')} `;
-  },
-});
-turndown.addRule('tableRow', {
-  filter: (node) => node.nodeName === 'TR' && inDataTable(node),
-  replacement: (content, node) => {
-    if (!content) return '';
-    const layout = layoutOf(node);
-    if (layout?.header !== node) return `\n${content}|\n`;
-    // A GFM table has as many columns as its header: the header has as many as the widest row.
-    const missing = '|  '.repeat(layout.columns - layout.headerCells);
-    return `\n${content}${missing}|\n|${' --- |'.repeat(layout.columns)}\n`;
-  },
-});
-turndown.addRule('table', {
-  filter: (node) => node.nodeName === 'TABLE' && !node.hasAttribute(LAYOUT_TABLE),
-  replacement: (content) => `\n\n${trimNewlines(content)}\n\n`,
-});
-turndown.addRule('tableCaption', {
-  filter: 'caption',
-  replacement: (content) => `\n\n${content}\n\n`,
-});
 
 /** A table's header row (its first with a cell), that row's cells, and its widest row's. */
 interface Layout {
@@ -211,11 +180,6 @@ function layoutOf(row: Node): Layout | null {
   }
   return layout;
 }
-
-turndown.addRule('flat', {
-  filter: (node) => node.hasAttribute(FLAT),
-  replacement: (content) => `\n\n${content}\n\n`,
-});
 
 const set = (names: string) => new Set(names.split(' '));
 
@@ -256,7 +220,7 @@ const TABLE_PARTS = set('tbody thead tfoot tr td th caption colgroup');
 const KEPT_ATTRIBUTES = set('href src alt title start checked');
 
 /** turndown's block elements (its `isBlock`): what breaks a line. */
-const BLOCK = set(
+export const BLOCK = set(
   'ADDRESS ARTICLE ASIDE AUDIO BLOCKQUOTE BODY CANVAS CENTER DD DIR DIV DL DT FIELDSET FIGCAPTION FIGURE ' +
     'FOOTER FORM FRAMESET H1 H2 H3 H4 H5 H6 HEADER HGROUP HR HTML ISINDEX LI MAIN MENU NAV NOFRAMES ' +
     'NOSCRIPT OL OUTPUT P PRE SECTION TABLE TBODY TD TFOOT TH THEAD TR UL',
@@ -266,7 +230,7 @@ const BREAKS = new Set([...[...BLOCK].map((n) => n.toLowerCase()), 'br']);
 /** turndown's void and "meaningful when blank" elements: an element holding none is blank. */
 const NOT_BLANK = set(
   'AREA BASE BR COL COMMAND EMBED HR IMG INPUT KEYGEN LINK META PARAM SOURCE TRACK WBR ' +
-    'A TABLE THEAD TBODY TFOOT TH TD IFRAME SCRIPT AUDIO VIDEO EN-CRYPT',
+    'A TABLE THEAD TBODY TFOOT TH TD IFRAME SCRIPT AUDIO VIDEO',
 );
 
 const NAME = /^[a-z][a-z0-9_.:-]*$/;
@@ -286,7 +250,7 @@ interface Tag {
  * The tag starting at `at` (a `<` then a letter, or `</` then a letter), or null when it never
  * ends. A linear scan, as the HTML tokenizer reads one: a quote opens a value only after `=`.
  */
-function readTag(s: string, at: number): Tag | null {
+function readTag(s: string, at: number, styleMarks: StyleMarks): Tag | null {
   const end = s.charCodeAt(at + 1) === 47;
   let i = at + (end ? 2 : 1);
   const nameStart = i;
@@ -323,28 +287,14 @@ function readTag(s: string, at: number): Tag | null {
     if (attribute === 'start' && !/^\s*-?\d{1,6}\s*$/.test(value ?? '')) continue;
     if (KEPT_ATTRIBUTES.has(attribute) || (attribute === 'class' && name === 'code'))
       attributes += value === null ? ` ${attribute}` : ` ${attribute}="${value.replace(/"/g, '&quot;')}"`;
-    else if (attribute === 'style' && value?.includes('-en-')) attributes += evernoteMarks(value);
+    else if (attribute === 'style' && value) attributes += ownStyleMarks(value) + styleMarks(value);
   }
 }
 
-/** The data attributes standing for what a `style` says of Evernote's own blocks (see CODE_BLOCK). */
-function evernoteMarks(style: string): string {
-  let marks = '';
-  if (/-en-codeblock\s*:\s*true/i.test(style)) {
-    // Its language as Evernote names it (Prism's names), when a fence can carry it.
-    const language = /--en-(?:codeblockLanguage|syntaxLanguage)\s*:\s*([^;"&]{1,40})/i
-      .exec(style)?.[1]
-      ?.trim();
-    const named = language && /^[\w+#-]+$/.test(language) && language !== 'plaintext';
-    marks += named ? ` ${CODE_BLOCK}="${language}"` : ` ${CODE_BLOCK}`;
-  }
-  if (/--en-fontfamily\s*:\s*monospace/i.test(style)) marks += ` ${MONOSPACE}`;
-  if (/--en-todo\s*:\s*true/i.test(style)) marks += ` ${TODO}`;
-  const checked = /--en-checked\s*:\s*(true|false)/i.exec(style);
-  if (checked) marks += ` ${CHECKED}="${checked[1]!.toLowerCase()}"`;
-  if (/--en-task-group\s*:\s*true/i.test(style))
-    marks += ` ${TASK_GROUP}="${/--en-id\s*:\s*([\w-]{1,100})/i.exec(style)?.[1] ?? ''}"`;
-  return marks;
+/** The data attributes standing for what a `style` says that any HTML's Markdown keeps. */
+function ownStyleMarks(style: string): string {
+  // Only `text-decoration` says `line-through`; a longer pattern could backtrack on hostile styles.
+  return /line-through/i.test(style) ? ` ${STRUCK}` : '';
 }
 
 /** Where the raw text of a `<name>` element ends: its end tag, or the end of the input. */
@@ -385,7 +335,7 @@ interface OpenElement {
 
 /**
  * The HTML rewritten so that the tree an HTML parser builds from it nests at most `maxDepth` deep
- * (plus empty elements like `<en-todo></en-todo>` at the bottom) and has at most `MAX_ELEMENTS`
+ * (plus empty elements like `<a name="top"></a>` at the bottom) and has at most `MAX_ELEMENTS`
  * elements: every tag re-written by us and closed explicitly, in order, so the parser's tree is the
  * one tracked here, built in linear time. Tags past those bounds are dropped (their text kept); so
  * are comments, doctypes, scripts, styles, end tags that close nothing, and unused attributes.
@@ -393,7 +343,11 @@ interface OpenElement {
  * closed where it would close them, so such HTML does not grow deep, and formatting closed early
  * (`<p><b>1</p>2`) is reopened where it would reopen it.
  */
-function boundNesting(html: string, maxDepth: number): { html: string; text: number; work: number } {
+function boundNesting(
+  html: string,
+  maxDepth: number,
+  styleMarks: StyleMarks,
+): { html: string; text: number; work: number } {
   const out: string[] = [];
   /** Characters of text written, and of text times the depth it is written at. */
   let textLength = 0;
@@ -566,8 +520,8 @@ function boundNesting(html: string, maxDepth: number): { html: string; text: num
       if (!NO_REOPEN.has(name)) reopen();
     }
     const full = elements >= MAX_ELEMENTS;
-    // ENML is XML: `<div/>` is an empty div, where an HTML parser would wrap all that follows in it
-    // (what the en-todo fix-up in enmlToMarkdown does for checkboxes). An end tag says so to it.
+    // XHTML (ENML) is XML: `<div/>` is an empty div, where an HTML parser would wrap all that follows
+    // in it. An end tag says so to it.
     const empty = VOID.has(name) || tag.selfClosing;
     if (empty && !full) {
       elements++;
@@ -583,7 +537,7 @@ function boundNesting(html: string, maxDepth: number): { html: string; text: num
         textLength += end - tag.next;
         work += (end - tag.next) * open.length;
       } else writeText(tag.next, end);
-      return end < html.length ? (readTag(html, end)?.next ?? html.length) : end;
+      return end < html.length ? (readTag(html, end, styleMarks)?.next ?? html.length) : end;
     }
     if (kept) openElement(name, start);
     else if (!full && html.slice(tag.next, tag.next + closing.length).toLowerCase() === closing) {
@@ -615,7 +569,7 @@ function boundNesting(html: string, maxDepth: number): { html: string; text: num
       const close = html.indexOf('>', lt + 1);
       next = close < 0 ? html.length : close + 1;
     } else if (isLetter(c) || c === 47) {
-      const tag = readTag(html, lt);
+      const tag = readTag(html, lt, styleMarks);
       // A tag left open at the end: kept as text rather than dropped with all that follows it.
       if (!tag) break;
       writeText(text, lt);
@@ -638,15 +592,19 @@ function boundNesting(html: string, maxDepth: number): { html: string; text: num
   return { html: out.join(''), text: textLength, work };
 }
 
-const ELEMENT_NODE = 1;
-const TEXT_NODE = 3;
+export const ELEMENT_NODE = 1;
+export const TEXT_NODE = 3;
 
 /**
  * Calls `enter` on every node below `root` in document order, and `leave` on each element entered
  * once its children are done, without recursion. `enter` says whether to go into the node; it may
  * change the node's children, not remove the node.
  */
-function traverse(root: Node, enter: (node: Node) => boolean, leave: (element: Element) => void): void {
+export function traverse(
+  root: Node,
+  enter: (node: Node) => boolean,
+  leave: (element: Element) => void,
+): void {
   let node: Node | null = root.firstChild;
   while (node) {
     if (enter(node)) {
@@ -794,23 +752,11 @@ function boundIndentation(root: Node): void {
 }
 
 /**
- * Evernote's own blocks, made into what turndown writes as they mean: each task group's placeholder
- * ("Content not supported…", in the user's language) replaced by its tasks, the tasks of no group
- * in the body at the end; code blocks (`<div>`s of lines) as `<pre><code>`, so their text is code,
- * never prose (no `#include` read as a tag); and a list written right inside a list (as Evernote
- * nests them) moved into the item before it, so it is nested in Markdown too. Tables holding
- * tables are marked as laying them out.
+ * A list written right inside a list (as Evernote and some editors nest them) moved into the item
+ * before it, so it is nested in Markdown too; tables holding tables marked as laying them out.
  */
-function evernoteBlocks(root: Element, tasks: readonly EnmlTask[]): void {
-  const document = root.ownerDocument;
-  const groups = new Map<string, EnmlTask[]>();
-  for (const task of tasks) {
-    const group = groups.get(task.group ?? '');
-    if (group) group.push(task);
-    else groups.set(task.group ?? '', [task]);
-  }
+function structureBlocks(root: Element): void {
   const nested: Element[] = [];
-  const todos: Element[] = [];
   /** The tables being walked, outermost first, and whether each holds a table. */
   const tables: boolean[] = [];
   traverse(
@@ -818,27 +764,6 @@ function evernoteBlocks(root: Element, tasks: readonly EnmlTask[]): void {
     (node) => {
       if (node.nodeType !== ELEMENT_NODE) return false;
       const element = node as Element;
-      const group = element.getAttribute(TASK_GROUP);
-      if (group !== null) {
-        element.textContent = '';
-        const list = group ? groups.get(group) : undefined;
-        if (list) element.appendChild(taskList(document, list));
-        if (group) groups.delete(group);
-        return false;
-      }
-      if (element.hasAttribute(CODE_BLOCK)) {
-        const language = element.getAttribute(CODE_BLOCK);
-        const text = codeText(element);
-        element.textContent = '';
-        const code = element
-          .appendChild(document.createElement('pre'))
-          .appendChild(document.createElement('code'));
-        code.textContent = text;
-        if (language) code.className = `language-${language}`;
-        return false;
-      }
-      if (element.nodeName === 'EN-TODO') todos.push(element);
-      // Entered from here on, so `leave` pops it.
       if (element.nodeName === 'TABLE') {
         if (tables.length > 0) tables[tables.length - 1] = true;
         tables.push(false);
@@ -856,88 +781,18 @@ function evernoteBlocks(root: Element, tasks: readonly EnmlTask[]): void {
       if (element.nodeName === 'TABLE' && tables.pop()) element.setAttribute(LAYOUT_TABLE, '');
     },
   );
-  // A checkbox first in formatting (`<b><en-todo/></b>text`) is moved out of it: turndown writes
-  // formatting without text as nothing, the checkbox with it. Each is moved once, before the
-  // outermost such element, and at most MAX_MOVED are: domino splices an array of children a move.
-  let moved = 0;
-  for (const todo of todos) {
-    if (moved === MAX_MOVED) break;
-    let outermost: Node | null = null;
-    for (let node: Node = todo; ;) {
-      const parent = node.parentNode;
-      if (!parent || parent === root || BLOCK.has(parent.nodeName) || parent.firstChild !== node) break;
-      outermost = node = parent;
-    }
-    if (outermost?.parentNode) {
-      outermost.parentNode.insertBefore(todo, outermost);
-      moved++;
-    }
-  }
   // Outermost first: each list is moved once, with what it holds.
   for (const list of nested) {
     const item = list.previousElementSibling;
     if (item?.nodeName === 'LI') item.appendChild(list);
   }
-  const rest = [...groups.values()].flat();
-  if (rest.length > 0) root.appendChild(taskList(document, rest));
-}
-
-/** Tasks as a checklist, each with its state and when it is due. */
-function taskList(document: Document, tasks: readonly EnmlTask[]): Element {
-  const list = document.createElement('ul');
-  list.setAttribute(TODO, '');
-  for (const task of tasks) {
-    const item = list.appendChild(document.createElement('li'));
-    item.setAttribute(CHECKED, String(task.done));
-    item.textContent = task.due ? `${task.title} (due ${task.due})` : task.title;
-  }
-  return list;
-}
-
-/**
- * The text of a code block, a line for each of its blocks and `<br>`s, its non-breaking spaces
- * (Evernote's indentation) as spaces.
- */
-function codeText(element: Element): string {
-  const parts: string[] = [];
-  /** Whether what was written last ends a line (or nothing was written). */
-  let lineEnded = true;
-  const endLine = () => {
-    if (!lineEnded) parts.push('\n');
-    lineEnded = true;
-  };
-  traverse(
-    element,
-    (node) => {
-      if (node.nodeType === TEXT_NODE) {
-        const data = (node as Text).data;
-        if (data) {
-          parts.push(data);
-          lineEnded = data.endsWith('\n');
-        }
-        return false;
-      }
-      if (node.nodeType !== ELEMENT_NODE) return false;
-      if (node.nodeName === 'BR') {
-        parts.push('\n');
-        lineEnded = true;
-        return false;
-      }
-      if (BLOCK.has(node.nodeName)) endLine();
-      return true;
-    },
-    (block) => {
-      if (BLOCK.has(block.nodeName)) endLine();
-    },
-  );
-  return trimNewlines(parts.join('').replace(/\u00a0/g, ' '));
 }
 
 /**
  * Drops whitespace past MAX_WHITESPACE in a row of the Markdown, counting the line breaks and
  * indentation turndown will write, and the `<br>`s that would only add to it.
  */
-function boundWhitespace(root: Node): void {
+function boundWhitespace(root: Node, visible: ReadonlySet<string>): void {
   /** Whitespace written since the last visible character. */
   let run = 0;
   let indent = 0;
@@ -985,7 +840,7 @@ function boundWhitespace(root: Node): void {
         run = 3; // after the item's marker
       }
       if (name === 'PRE') pre++;
-      if (name === 'HR' || name === 'EN-TODO' || (name === 'IMG' && element.hasAttribute('src'))) run = 0;
+      if (name === 'HR' || visible.has(name) || (name === 'IMG' && element.hasAttribute('src'))) run = 0;
       return true;
     },
     (element) => {
@@ -999,40 +854,46 @@ function boundWhitespace(root: Node): void {
 }
 
 /**
- * ENML (Evernote's XHTML) as Markdown, in time linear in its size however it nests: domino parses
- * `boundNesting`'s rewrite, the passes above bound what turndown would spend on it, then turndown
- * converts it.
+ * The tree an HTML parser (domino) builds from `boundNesting`'s rewrite of `html`, and how deep it
+ * may nest: less than MAX_DEPTH when its text would cost turndown more than MAX_TEXT_WORK.
  */
-export function enmlToMarkdown(enml: string, tasks: readonly EnmlTask[] = []): string {
-  // `[^<>]` rather than `[^>]` (no `<` is in a tag of XML): a match tried at each `<en-todo` of
-  // thousands without a `>` would otherwise read to the end each time.
-  const html = enml
-    .replace(/<\?xml[^<>]*\?>/g, '')
-    .replace(/<!DOCTYPE[^<>]*>/gi, '')
-    // ENML is XML: an HTML parser would read `<en-todo/>` as an opening tag wrapping what follows.
-    .replace(/<(en-todo|en-media|en-crypt)\b([^<>]*?)\/>/gi, '<$1$2></$1>');
-  let bounded = boundNesting(html, MAX_DEPTH);
+function parseBounded(html: string, styleMarks: StyleMarks): { root: HTMLElement; depth: number } | null {
+  let bounded = boundNesting(html, MAX_DEPTH, styleMarks);
   let depth = MAX_DEPTH;
   if (bounded.work > MAX_TEXT_WORK) {
     depth = Math.max(MIN_DEPTH, Math.floor(MAX_TEXT_WORK / bounded.text));
-    bounded = boundNesting(html, depth);
+    bounded = boundNesting(html, depth, styleMarks);
   }
   // Wrapped as turndown wraps a string, so nothing is moved into <head>.
   const document = (domino as { createDocument(html: string): Document }).createDocument(
     `<x-turndown id="turndown-root">${bounded.html}</x-turndown>`,
   );
   const root = document.getElementById('turndown-root');
-  if (!root) return '';
-  flatten(root, depth);
-  evernoteBlocks(root, tasks);
-  pruneBlank(root);
-  boundIndentation(root);
-  boundWhitespace(root);
-  return turndown.turndown(root);
+  return root ? { root, depth } : null;
 }
 
+const noMarks: StyleMarks = () => '';
+const nothingVisible: ReadonlySet<string> = new Set();
+
 /**
- * Any HTML note as Markdown (Joplin's HTML notes), by the same bounded conversion: ENML is XHTML,
- * and what it adds (`en-todo`, `en-media`, self-closed tags) reads the same in any HTML.
+ * HTML as Markdown, in time linear in its size however it nests: domino parses `boundNesting`'s
+ * rewrite, the dialect makes its own blocks plain HTML, the passes above bound what turndown would
+ * spend on the tree, then the dialect's turndown converts it.
  */
-export const htmlToMarkdown = (html: string): string => enmlToMarkdown(html);
+export function convertHtml(html: string, dialect: HtmlDialect): string {
+  const parsed = parseBounded(html, dialect.styleMarks ?? noMarks);
+  if (!parsed) return '';
+  const { root, depth } = parsed;
+  flatten(root, depth);
+  dialect.prepare?.(root);
+  structureBlocks(root);
+  pruneBlank(root);
+  boundIndentation(root);
+  boundWhitespace(root, dialect.visible ?? nothingVisible);
+  return dialect.turndown.turndown(root);
+}
+
+const html: HtmlDialect = { turndown: createTurndown() };
+
+/** Any HTML note as Markdown (Joplin's HTML notes); ENML has its own in `enml-markdown.ts`. */
+export const htmlToMarkdown = (text: string): string => convertHtml(text, html);

@@ -48,7 +48,7 @@ describe('Evernote', () => {
       format: 'markdown',
     });
     expect(trip!.thought.content).toBe(
-      '# Trip & plans\n\n## Packing\n\n[x] Passport\n\n[ ] Socks #travel\n\nVisit [site](https://example.com/#frag)',
+      '# Trip & plans\n\n## Packing\n\n- [x] Passport\n- [ ] Socks #travel\n\nVisit [site](https://example.com/#frag)',
     );
     expect(last!.thought.content).toBe('# Last\n\nstill read after the bad note');
     const [bad, cover] = problemsOf(items);
