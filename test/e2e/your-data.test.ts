@@ -41,16 +41,19 @@ describe('your data in Chromium at 390×844', () => {
 
       const notes = await zipOf({
         'notes/2025-05-01.md': 'From my old app. #moved',
-        // Front matter that is not YAML is read line by line (the note is imported, the report
-        // says so); front matter nested past 64 levels is refused.
+        // Front matter that is not YAML, or nested past 64 levels, is read line by line (the note
+        // is imported, the report says so); a note over 1 MB is not.
         'notes/broken.md': '---\ndate: [\n---\nx',
         'notes/deep.md': `---\ntags: ${'['.repeat(100)}\n---\nx`,
+        'notes/huge.md': 'A long day. '.repeat(100_000),
       });
       await page
         .getByLabel('Zip file to import')
         .setInputFiles({ name: 'notes.zip', mimeType: 'application/zip', buffer: notes });
-      await page.getByText('Imported 2 notes, 1 failed.').first().waitFor();
-      await page.getByText(/notes\/deep\.md, line \d+: The front matter/).waitFor();
+      await page.getByText('Imported 3 notes, 1 failed.').first().waitFor();
+      await page
+        .getByText('notes/huge.md: The note is larger than 1 MB, the limit of one note; it was not imported')
+        .waitFor();
       await page.getByRole('link', { name: /Download report/ }).waitFor();
       await page.screenshot({ path: shotPath('your-data') });
     } finally {

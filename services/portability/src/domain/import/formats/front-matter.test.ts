@@ -82,10 +82,21 @@ describe('splitFrontMatter', () => {
     });
   });
 
-  it('refuses front matter nested past the limit without parsing it', () => {
-    expect(splitFrontMatter(note('['.repeat(50_000)))).toMatchObject({
-      error: expect.stringMatching(/nested/),
+  it('reads front matter nested past the limit line by line, keeping it as text, never parsing it', () => {
+    const deep = `title: Deep\ntags: ${'['.repeat(50_000)}`;
+    const split = splitFrontMatter(note(deep));
+    expect(split).toMatchObject({
+      meta: { title: 'Deep' },
+      kept: `${deep}\n`,
+      problem: {
+        reason:
+          'The front matter is nested more than 64 levels deep: read line by line; 1 line not understood (from line 3), so it is kept in the note as text',
+        line: 2,
+      },
     });
+    // A first line of brackets is no key: the note is all text, as a --- rule would be.
+    const text = note('['.repeat(50_000));
+    expect(splitFrontMatter(text)).toEqual({ meta: {}, body: text });
   });
 
   it('gives keys such as __proto__ as own fields, never a prototype', () => {

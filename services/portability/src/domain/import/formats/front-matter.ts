@@ -3,8 +3,8 @@ import { parseDocument, visit } from 'yaml';
 /**
  * The YAML parser recurses once per level of nesting and overflows the stack at a few hundred
  * levels; a caught overflow can then abort the whole process at the next regex it compiles. Front
- * matter deeper than this, or larger, is refused before it is parsed. Real front matter is a few
- * levels deep and a few hundred bytes.
+ * matter deeper than this, or larger, is never given to it: it is read a line at a time instead.
+ * Real front matter is a few levels deep and a few hundred bytes.
  */
 export const FRONT_MATTER_LIMITS = { depth: 64, bytes: 64 * 1024 } as const;
 
@@ -54,23 +54,21 @@ export interface MetaProblem {
 }
 
 /** A note's front matter and the text after it. */
-export type FrontMatter =
-  | {
-      meta: Record<string, unknown>;
-      body: string;
-      /** Front matter read only in part: the whole of it, to be kept visible in the note. */
-      kept?: string;
-      problem?: MetaProblem;
-    }
-  | { error: string; line: number };
+export interface FrontMatter {
+  meta: Record<string, unknown>;
+  body: string;
+  /** Front matter read only in part: the whole of it, to be kept visible in the note. */
+  kept?: string;
+  problem?: MetaProblem;
+}
 
 /**
  * Splits YAML front matter (`---` … `---` or `...` on the first line) from a note. It is front
  * matter only when closed and when its first line is a `key:` line: a `---` never closed, or
  * followed by prose (`__Advertisement :)__`), is a horizontal rule and the note is all text.
  * Front matter that is not valid YAML is read line by line (`key: value`, `- item` lists, tabs
- * tolerated), and what was not understood is kept visible; only front matter nested past
- * FRONT_MATTER_LIMITS (a hostile file: real front matter is a few levels deep) is an error.
+ * tolerated), and what was not understood is kept visible. So is front matter nested past
+ * FRONT_MATTER_LIMITS (a hostile file: real front matter is a few levels deep), which YAML never sees.
  */
 export function splitFrontMatter(text: string): FrontMatter {
   if (!/^---[ \t]*\n/.test(text)) return { meta: {}, body: text };
@@ -80,14 +78,12 @@ export function splitFrontMatter(text: string): FrontMatter {
   if (!end) return { meta: {}, body: text };
   const yaml = text.slice(text.indexOf('\n') + 1, end.index + 1);
   const body = text.slice(end.index + end[0].length);
-  if (yamlNesting(yaml) > FRONT_MATTER_LIMITS.depth)
-    return {
-      error: `The front matter is nested more than ${FRONT_MATTER_LIMITS.depth} levels deep`,
-      line: 2,
-    };
   const first = /^[ \t]*\S[^\n]*/m.exec(yaml)?.[0];
   if (first === undefined) return { meta: {}, body };
   if (!keyLine(first)) return { meta: {}, body: text };
+  // Never given to the YAML parser (see FRONT_MATTER_LIMITS): read a line at a time, kept visible.
+  if (yamlNesting(yaml) > FRONT_MATTER_LIMITS.depth)
+    return leniently(yaml, body, `nested more than ${FRONT_MATTER_LIMITS.depth} levels deep`, 2);
   if (yaml.length > FRONT_MATTER_LIMITS.bytes)
     return leniently(yaml, body, `larger than ${FRONT_MATTER_LIMITS.bytes / 1024} KB`, 2);
   const parsed = parseYaml(yaml);

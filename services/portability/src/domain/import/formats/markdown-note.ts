@@ -5,7 +5,7 @@ import { headingText, titleHeading } from './headings';
 import { categoryOf, noteItems } from './note';
 import { createdDate, resolveDate, updatedDate } from './note-date';
 import { finalTags, metaTags, textTags } from '@haven/kit/hashtags';
-import { failed, type ItemBody } from './walk';
+import type { ItemBody } from './walk';
 
 /** How a format reads its Markdown and text files. */
 export interface MarkdownOptions {
@@ -73,9 +73,7 @@ export function markdownNote(
   let kept: string | undefined;
   let problem: MetaProblem | undefined;
   if (kind === 'markdown') {
-    const split = splitFrontMatter(text);
-    if ('error' in split) return failed(split.error, split.line);
-    ({ meta, body, kept, problem } = split);
+    ({ meta, body, kept, problem } = splitFrontMatter(text));
     if (options.properties) {
       const props = options.properties(body);
       meta = { ...props.meta, ...meta };
