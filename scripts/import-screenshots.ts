@@ -3,12 +3,15 @@
  * imports real exports of other apps from ../shared/corpora/import-real (read in place: Evernote
  * tasks, a checklist, a table, a Day One journal), and saves each imported entry, opened in full on
  * its day of the timeline, at 390×844 in light and dark to test-results/screens/, for a person to
- * look at. Not a test.
+ * look at; then uploads a real Joplin JEX (its members tarred as Joplin tars them) through the Your
+ * data card and saves the card with its result. Not a test.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ImportProgress } from '../contracts/src/portability';
 import { zipEntries } from '../services/portability/test/support/probe-zips';
+import { tarOfFolder } from '../services/portability/test/support/tar';
+import { filesUnder } from '../services/portability/src/domain/import/formats/labelled.test-support';
 import { phonePage, startSignedInProduct } from '../test/e2e/harness';
 
 const REAL = path.join(import.meta.dirname, '..', '..', 'shared', 'corpora', 'import-real');
@@ -91,6 +94,34 @@ try {
       console.log(file);
       await context.close();
     }
+  }
+  const jexFolder = path.join(REAL, 'joplin/notesnook-jex/03_10_2022');
+  const jex = await tarOfFolder(jexFolder, filesUnder(jexFolder));
+  for (const scheme of ['light', 'dark'] as const) {
+    const { context, page } = await phonePage(env.browser, env.product.url, scheme, { cookie: env.cookie });
+    await page.goto('/settings');
+    await page
+      .getByLabel('Zip file to import')
+      .setInputFiles({ name: '03_10_2022.jex', mimeType: 'application/octet-stream', buffer: jex });
+    await page.getByText('Import finished').first().waitFor({ timeout: 60_000 });
+    await page.waitForTimeout(300);
+    const file = path.join(out, `import-jex-${scheme}.png`);
+    // The card and its result, without the toast over them.
+    await page
+      .getByRole('button', { name: /close|dismiss/i })
+      .first()
+      .click();
+    await page.getByRole('link', { name: /Download report/ }).scrollIntoViewIfNeeded();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: file });
+    console.log(
+      file,
+      await page
+        .getByText(/^Imported|duplicates skipped/)
+        .first()
+        .textContent(),
+    );
+    await context.close();
   }
 } finally {
   await env.stop();

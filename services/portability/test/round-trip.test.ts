@@ -13,6 +13,7 @@ import { createBlobStore } from '../src/domain/blob-store';
 import { createTransfers, TRANSFER_MESSAGES } from '../src/domain/transfers';
 import { startEveryService } from '../../../test/support/stack';
 import { unzip, zipOf } from '../../../test/support/zip';
+import { tarOf } from './support/tar';
 
 describe('export and import', () => {
   let everything: Awaited<ReturnType<typeof startEveryService>>;
@@ -393,6 +394,31 @@ describe('export and import', () => {
     // The first import's report says what of the broken note was not understood.
     const firstReport = await (await port(me, `/api/account/import/${first}/report`)).text();
     expect(firstReport).toMatch(/^journal\/broken\.md,imported,[^\n]*front matter/m);
+  });
+
+  it('imports a Joplin JEX uploaded as Joplin wrote it (a tar), with its tags', async () => {
+    const me = await newUser();
+    const id = (n: number) => String(n).repeat(32);
+    const meta = (lines: string[], type: number) => `${lines.join('\n')}\ntype_: ${type}`;
+    const jex = await tarOf({
+      [`${id(1)}.md`]: `Packing list\n\nPassport, charger, a good book.\n\n${meta(
+        [`id: ${id(1)}`, `parent_id: ${id(4)}`, 'created_time: 2022-05-11T01:43:42.226Z', 'is_todo: 0'],
+        1,
+      )}`,
+      [`${id(2)}.md`]: `travel\n\n${meta([`id: ${id(2)}`, 'created_time: 2022-05-11T01:45:23.062Z'], 5)}`,
+      [`${id(3)}.md`]: meta([`id: ${id(3)}`, `note_id: ${id(1)}`, `tag_id: ${id(2)}`], 6),
+      [`${id(4)}.md`]: `Trips\n\n${meta([`id: ${id(4)}`, 'created_time: 2022-05-11T01:40:00.000Z'], 2)}`,
+      [`resources/${id(5)}.png`]: 'not really a png',
+    });
+    const result = await importOf(me, jex);
+    expect(result).toMatchObject({ status: 'done', format: 'joplin', imported: 1, failed: 0 });
+    expect(await thoughtsOf(me)).toEqual([
+      expect.objectContaining({
+        content: expect.stringMatching(/^# Packing list\n\nPassport, charger, a good book\.$/),
+        date: '2022-05-11T01:43:42.226Z',
+        tags: ['travel'],
+      }),
+    ]);
   });
 
   it('refuses what is not a zip, and a zip without notes, clearly', async () => {

@@ -10,7 +10,7 @@ interface ImportButtonProps {
   describedBy?: string;
 }
 
-/** 'Import': picks a zip (the same file may be picked again later). */
+/** 'Import': picks a zip or a Joplin JEX (the same file may be picked again later). */
 export function ImportButton({ busy, onFile, describedBy }: ImportButtonProps) {
   const input = useRef<HTMLInputElement>(null);
   return (
@@ -18,7 +18,7 @@ export function ImportButton({ busy, onFile, describedBy }: ImportButtonProps) {
       <input
         ref={input}
         type="file"
-        accept=".zip,application/zip"
+        accept=".zip,application/zip,.jex"
         className="sr-only"
         tabIndex={-1}
         aria-label="Zip file to import"

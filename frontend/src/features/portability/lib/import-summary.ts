@@ -18,7 +18,7 @@ export function importableSummary(): string {
     ),
   );
   return (
-    `A .zip of ${kinds}. Up to ${inMegabytes(IMPORT_LIMITS.bytes)} and ` +
+    `A .zip of ${kinds}, or a Joplin .jex as it is. Up to ${inMegabytes(IMPORT_LIMITS.bytes)} and ` +
     `${IMPORT_LIMITS.files.toLocaleString('en-US')} files; notes up to ${inMegabytes(IMPORT_LIMITS.fileBytes)} each. ` +
     'Images and other files are skipped.'
   );

@@ -32,6 +32,19 @@ export interface ImportSource {
   stream(name: string, max: number): Readable;
 }
 
+/** An ImportSource of these entries whose reads gather the entry's stream. */
+export function sourceOf(entries: readonly SourceEntry[], stream: ImportSource['stream']): ImportSource {
+  return {
+    entries,
+    stream,
+    async read(name, max) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream(name, max)) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    },
+  };
+}
+
 /** A limit of the import was passed: the whole import fails with this message, nothing imported. */
 export class ImportLimitError extends Error {
   override name = 'ImportLimitError';

@@ -1,11 +1,9 @@
-import { Readable, Transform } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import { IMPORT_LIMITS, inMegabytes } from '@haven/contracts/portability';
 import type { StoredBlob } from '../blob-store';
-import { ImportLimitError, type ImportSource, type SourceEntry } from './source';
-
-/** The largest range read from storage at once while inflating an entry. */
-const READ_PIECE = 256 * 1024;
+import { rangeStream } from './blob-range';
+import { ImportLimitError, sourceOf, type ImportSource, type SourceEntry } from './source';
 
 /** yauzl reads the stored zip through this: byte ranges, straight from the database. */
 class BlobReader extends yauzl.RandomAccessReader {
@@ -13,21 +11,7 @@ class BlobReader extends yauzl.RandomAccessReader {
     super();
   }
   override _readStreamForRange(start: number, end: number): Readable {
-    const blob = this.blob;
-    let at = start;
-    return new Readable({
-      read() {
-        if (at >= end) return void this.push(null);
-        const to = Math.min(end, at + READ_PIECE);
-        blob.readRange(at, to).then(
-          (data) => {
-            at = to;
-            this.push(data);
-          },
-          (err: Error) => this.destroy(err),
-        );
-      },
-    });
+    return rangeStream(this.blob, start, end);
   }
 }
 
@@ -155,15 +139,7 @@ export async function openZipSource(blob: StoredBlob): Promise<ImportSource> {
     return cap;
   }
 
-  return {
-    entries,
-    stream,
-    async read(name, max) {
-      const chunks: Buffer[] = [];
-      for await (const chunk of stream(name, max)) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks);
-    },
-  };
+  return sourceOf(entries, stream);
 }
 
 /** A read that failed inside the zip: a size that lies (a bomb) or damaged data. */

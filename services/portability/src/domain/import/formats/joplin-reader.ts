@@ -92,8 +92,8 @@ function rawNote(
 /**
  * A Joplin export: RAW items (`<id>.md` with a metadata block, attachments in `resources/`) and
  * Markdown notes with front matter (`created`, `updated`, `tags`, …), read as any Markdown note.
- * A JEX export is a tar of RAW items: its unpacked folder reads as RAW; a `.jex` file itself is
- * not opened (no tar reader here) and is reported as skipped.
+ * A JEX export is a tar of RAW items, uploaded as it is (see tar-source.ts) or unpacked and zipped;
+ * a `.jex` inside a zip is not opened (archives are not read inside archives) and is reported.
  */
 export const joplinReader: FormatReader = {
   format: 'joplin',
@@ -106,7 +106,7 @@ export const joplinReader: FormatReader = {
       const kind = noteKind(rel);
       if (rel.startsWith('resources/')) return skipped(`Not a note (attachment, ${kindOf(rel)})`);
       if (extensionOf(rel) === 'jex' && !hidden)
-        return skipped('A Joplin JEX archive is not opened: unpack it (it is a tar file) and zip its folder');
+        return skipped('A Joplin JEX archive inside a zip is not opened: upload the .jex on its own');
       if (hidden || !kind) return skipped(hidden ?? notANote(rel));
       if (entry.size > IMPORT_LIMITS.fileBytes) return tooLarge();
       const raw = await source.read(entry.name, IMPORT_LIMITS.fileBytes);

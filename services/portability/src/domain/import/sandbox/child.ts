@@ -9,6 +9,7 @@ import {
   type ReadOptions,
   type SourceEntry,
 } from '../source';
+import { isTar, openTarSource } from '../tar-source';
 import { openZipSource } from '../zip-source';
 import {
   SANDBOX_BATCH_AUDIO,
@@ -103,7 +104,9 @@ function alive() {
 
 async function run(start: StartMessage): Promise<void> {
   try {
-    const source = await openZipSource(remoteBlob(start.size));
+    const blob = remoteBlob(start.size);
+    // A zip, or a tar (Joplin's JEX export).
+    const source = (await isTar(blob)) ? await openTarSource(blob) : await openZipSource(blob);
     const reader = detectFormat(source.entries);
     if (!reader)
       throw new ImportLimitError(

@@ -1,0 +1,146 @@
+import { Transform, type Readable } from 'node:stream';
+import { Header, Pax, type HeaderData } from 'tar';
+import yauzl from 'yauzl';
+import { IMPORT_LIMITS, inMegabytes } from '@haven/contracts/portability';
+import type { StoredBlob } from '../blob-store';
+import { rangeStream } from './blob-range';
+import { ImportLimitError, sourceOf, type ImportSource, type SourceEntry } from './source';
+
+/**
+ * A tar read like a zip (see zip-source.ts): what Joplin's JEX export is (a tar of RAW items,
+ * uncompressed). Its headers are read first, a 512-byte block each (`tar`'s own Header and Pax
+ * decode them, long names included), and the archive is refused whole when it is unsafe: more
+ * files than the limit, a name that climbs out with `..` or is absolute, a link. A tar stores its
+ * files as they are, so an entry is a byte range of the upload, read when a reader asks for it.
+ */
+
+const BLOCK = 512;
+/** A pax or long-name record is a few hundred bytes; one larger than this is no real archive. */
+const RECORD_LIMIT = 64 * 1024;
+
+const padded = (size: number) => Math.ceil(size / BLOCK) * BLOCK;
+
+/** Whether the stored file is a tar: its first block is a header whose checksum holds. */
+export async function isTar(blob: StoredBlob): Promise<boolean> {
+  if (blob.size < BLOCK) return false;
+  const header = headerOf(await blob.readRange(0, BLOCK));
+  return header !== null && header.cksumValid && !header.nullBlock;
+}
+
+const damaged = () => new ImportLimitError('The tar archive is damaged; nothing was imported');
+
+/** A block decoded as a header, or null when its fields cannot be (`tar` throws on some). */
+function headerOf(block: Buffer, next?: HeaderData, global?: HeaderData): Header | null {
+  try {
+    return new Header(block, 0, next, global);
+  } catch {
+    return null;
+  }
+}
+
+/** An entry's name as the readers want it: `/`-separated, no leading `./`, in NFC. */
+const entryName = (path: string) => path.replace(/^(?:\.\/)+/, '').normalize('NFC');
+
+/** A name that climbs out of the archive, as the zip reader words it. */
+function unsafeName(name: string): ImportLimitError | null {
+  if (yauzl.validateFileName(name) === null) return null;
+  return new ImportLimitError(
+    `The archive holds a file named "${name.slice(0, 200)}" that points outside it; nothing was imported`,
+  );
+}
+
+interface Located {
+  offset: number;
+  size: number;
+}
+
+/** Every file of the tar with where its bytes are, reading its headers only. */
+async function listTar(blob: StoredBlob): Promise<{ entries: SourceEntry[]; byName: Map<string, Located> }> {
+  const entries: SourceEntry[] = [];
+  const byName = new Map<string, Located>();
+  // What pax records (or a GNU long name) say of the next header, and of every header after.
+  let next: HeaderData | undefined;
+  let global: HeaderData | undefined;
+  const record = async (at: number, size: number) => {
+    if (size > RECORD_LIMIT) throw damaged();
+    return (await blob.readRange(at, at + size)).toString('utf8');
+  };
+  for (let at = 0; at + BLOCK <= blob.size;) {
+    const header = headerOf(await blob.readRange(at, at + BLOCK), next, global);
+    if (!header) throw damaged();
+    if (header.nullBlock) break;
+    if (!header.cksumValid) throw damaged();
+    const size = header.size ?? 0;
+    const dataAt = at + BLOCK;
+    if (dataAt + size > blob.size) throw damaged();
+    at = dataAt + padded(size);
+    switch (header.type) {
+      case 'ExtendedHeader':
+        next = Pax.parse(await record(dataAt, size), next, false);
+        continue;
+      case 'GlobalExtendedHeader':
+        global = Pax.parse(await record(dataAt, size), global, true);
+        continue;
+      case 'NextFileHasLongPath':
+        next = { ...next, path: (await record(dataAt, size)).replace(/\0[^]*$/, '') };
+        continue;
+      case 'NextFileHasLongLinkpath':
+        continue;
+      case 'SymbolicLink':
+      case 'Link':
+        throw new ImportLimitError(
+          `The archive holds a link ("${(header.path ?? '').slice(0, 200)}"); nothing was imported`,
+        );
+    }
+    // The header decodes its own name fields around a pax path; the pax path is the name.
+    const name = entryName(next?.path ?? global?.path ?? header.path ?? '');
+    next = undefined;
+    const unsafe = unsafeName(name);
+    if (unsafe) throw unsafe;
+    const isFile = header.type === 'File' || header.type === 'OldFile' || header.type === 'ContiguousFile';
+    if (!isFile || name === '' || name.endsWith('/') || byName.has(name)) continue;
+    if (entries.length === IMPORT_LIMITS.files)
+      throw new ImportLimitError(
+        `The archive holds more than ${IMPORT_LIMITS.files} files, the limit; nothing was imported`,
+      );
+    byName.set(name, { offset: dataAt, size });
+    entries.push({ name, size, time: header.mtime ?? new Date(0) });
+  }
+  return { entries, byName };
+}
+
+/**
+ * Opens a stored tar for reading. Every read is capped by the limit it is given and all reads
+ * together by IMPORT_LIMITS.totalBytes, as the zip reader's are.
+ */
+export async function openTarSource(blob: StoredBlob): Promise<ImportSource> {
+  const { entries, byName } = await listTar(blob);
+  let readInAll = 0;
+  const tooBig = (name: string, max: number) =>
+    new ImportLimitError(
+      `"${name.slice(0, 200)}" is larger than ${inMegabytes(max)}, the limit for such a file; nothing was imported`,
+    );
+
+  function stream(name: string, max: number): Readable {
+    const entry = byName.get(name);
+    if (!entry) throw new Error(`No entry ${name}`);
+    if (entry.size > max) throw tooBig(name, max);
+    const pieces = rangeStream(blob, entry.offset, entry.offset + entry.size);
+    const cap = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        readInAll += chunk.length;
+        if (readInAll > IMPORT_LIMITS.totalBytes)
+          return done(
+            new ImportLimitError(
+              `The archive holds more than ${inMegabytes(IMPORT_LIMITS.totalBytes)} of notes and data; nothing was imported`,
+            ),
+          );
+        done(null, chunk);
+      },
+    });
+    pieces.on('error', (err: Error) => cap.destroy(err));
+    return pieces.pipe(cap);
+  }
+
+  return sourceOf(entries, stream);
+}
