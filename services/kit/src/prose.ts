@@ -29,8 +29,12 @@ function count(line: string, token: string): number {
  * import, as the regexes these passes replace did.
  */
 export function maskInline(line: string): string {
+  return masked(line, PASSES);
+}
+
+function masked(line: string, passes: Pass[]): string {
   let text = line;
-  for (const pass of PASSES) {
+  for (const pass of passes) {
     const spans = pass(text);
     if (spans.length > 0) text = blankSpans(text, spans);
   }
@@ -40,8 +44,8 @@ export function maskInline(line: string): string {
 /** Each pass gives the spans to blank as [start, end, start, end, …], left to right. */
 type Pass = (text: string) => number[];
 
-const PASSES: Pass[] = [
-  codeSpans,
+/** The passes after inline code (see maskParagraph, which finds it over a paragraph's lines). */
+const AFTER_CODE: Pass[] = [
   codeElements,
   between('%%', '%%'),
   between('<!--', '-->'),
@@ -52,6 +56,7 @@ const PASSES: Pass[] = [
   urls,
   wwwLinks,
 ];
+const PASSES: Pass[] = [codeSpans, ...AFTER_CODE];
 
 /** `text` with the spans ([start, end, …], in order, not overlapping) replaced by as many spaces. */
 export function blankSpans(text: string, spans: number[]): string {
@@ -372,6 +377,12 @@ function opens(line: string, indentedCode: boolean, afterBlank: boolean): Block 
  */
 export function proseLines(body: string, options: { indentedCode: boolean }): string[] {
   const out: string[] = [];
+  // The prose lines of the paragraph being read, masked together when it ends.
+  let paragraph: string[] = [];
+  const endParagraph = () => {
+    if (paragraph.length > 0) out.push(...maskParagraph(paragraph));
+    paragraph = [];
+  };
   let block: Block | null = null;
   let previousBlank = true;
   let inList = false;
@@ -389,7 +400,32 @@ export function proseLines(body: string, options: { indentedCode: boolean }): st
     }
     if (!isBlank) inList = LIST_ITEM.test(line) || (inList && /^\s/.test(line));
     previousBlank = isBlank;
-    out.push(code ? blank(line) : maskInline(line));
+    if (code || isBlank || BLOCK_START.test(line)) endParagraph();
+    if (code || isBlank) out.push(code ? blank(line) : line);
+    else paragraph.push(line);
   }
+  endParagraph();
   return out;
+}
+
+/** A line that starts a block of its own (a list item, a heading, a quote): no code span reaches back across it. */
+const BLOCK_START = /^\s{0,3}(?:[-*+]\s|\d+[.)]\s|#{1,6}(?:\s|$)|>)/;
+
+/**
+ * The lines of one paragraph masked: inline code is found over the whole paragraph, as Markdown
+ * reads it (a code span may cross a line ending: `inside⏎#not-a-tag⏎still inside`), the other
+ * passes a line at a time. Linear in the paragraph, as each pass is.
+ */
+function maskParagraph(lines: string[]): string[] {
+  if (lines.length === 1) return [maskInline(lines[0]!)];
+  const joined = lines.join('\n');
+  const spans = codeSpans(joined);
+  if (spans.length === 0) return lines.map((line) => masked(line, AFTER_CODE));
+  const blanked = blankSpans(joined, spans);
+  let at = 0;
+  return lines.map((line) => {
+    const piece = blanked.slice(at, at + line.length);
+    at += line.length + 1;
+    return masked(piece, AFTER_CODE);
+  });
 }

@@ -171,6 +171,32 @@ describe('maskInline', () => {
   });
 });
 
+describe('proseLines', () => {
+  const tagsOf = (body: string) => textTags(body, { indentedCode: true });
+
+  it('finds a code span over the lines of its paragraph, as Markdown does', () => {
+    expect(
+      tagsOf('A code span can cross a line ending: `inside\n#multiline-code\nstill inside`. #after'),
+    ).toEqual(['after']);
+    // Each line keeps its length, and what is outside the span stays as it was.
+    const lines = proseLines('one `two\nthree` #four', { indentedCode: true });
+    expect(lines).toEqual(['one     ', '       #four']);
+  });
+
+  it('never lets a code span cross a blank line, a list item, a heading or a quote', () => {
+    for (const between of ['\n\n', '\n- ', '\n## ', '\n> '])
+      expect(tagsOf(`a \`b${between}#kept c\``)).toEqual(['kept']);
+  });
+
+  it('reads a paragraph of 100,000 lines of backticks in moments', () => {
+    // Every other `#b` is inside a span (from one line's backtick to the next's).
+    const body = '`a\n#b\n'.repeat(50_000);
+    const started = performance.now();
+    expect(tagsOf(body)).toHaveLength(25_000);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
 describe('textTags', () => {
   it('finds the tags the regexes found', () => {
     fc.assert(
