@@ -80,6 +80,7 @@ export const ImportFormat = z.enum([
   'notion',
   'simplenote',
   'textbundle',
+  'html',
   'notes',
 ]);
 export type ImportFormat = z.infer<typeof ImportFormat>;
@@ -96,6 +97,7 @@ export const IMPORT_FORMAT_NAMES: Record<ImportFormat, string> = {
   notion: 'a Notion export',
   simplenote: 'a Simplenote export',
   textbundle: 'Bear or Ulysses TextBundles',
+  html: 'HTML notes (Apple Notes exporters, web pages)',
   notes: 'a folder of notes',
 };
 

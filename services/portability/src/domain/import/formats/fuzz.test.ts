@@ -507,6 +507,52 @@ const joplinFiles = withBadBytes(
     ),
 );
 
+/** Web pages as the Apple Notes exporters write them: head (title, meta, inline data) or none, then HTML. */
+const htmlPageFiles = withBadBytes(
+  fc
+    .array(
+      fc.tuple(
+        stemText,
+        fc.constantFrom('html', 'htm'),
+        fc.option(
+          fc.tuple(
+            lineText,
+            fc.constantFrom(
+              '',
+              '<meta name="created" content="2021-02-26T10:00:00Z">',
+              "<meta content='",
+              '<title',
+            ),
+          ),
+          { freq: 3 },
+        ),
+        fc.array(
+          fc.oneof(
+            { weight: 6, arbitrary: enmlPiece },
+            {
+              weight: 1,
+              arbitrary: fc.constantFrom(
+                '<img src="data:image/png;base64,AAAA">',
+                ' src="data:',
+                '<div><br></div>',
+              ),
+            },
+          ),
+          { maxLength: 6 },
+        ),
+      ),
+      { maxLength: 4 },
+    )
+    .map((pages) =>
+      filesOf(
+        pages.map(([name, ext, head, pieces]) => [
+          `Notes/${name}.${ext}`,
+          (head ? `<html><head>${head[1]}<title>${head[0]}</title></head><body>` : '') + pieces.join(''),
+        ]),
+      ),
+    ),
+);
+
 /** Google Keep in a Takeout: one JSON file per note, with its HTML copy and the labels' list. */
 const keepFiles = withBadBytes(
   fc
@@ -856,6 +902,7 @@ describe('import readers under hostile input', () => {
     ['Day One', dayOneReader, dayOneFiles, 250],
     ['Notion', notionReader, notionFiles, 250],
     ['Simplenote', simplenoteReader, simplenoteFiles, 250],
+    ['folder of HTML notes', notesReader('html'), htmlPageFiles, 250],
   ];
 
   for (const [name, reader, files, numRuns] of FORMATS)

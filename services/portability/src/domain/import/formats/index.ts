@@ -2,6 +2,7 @@ import type { FormatReader, SourceEntry } from '../source';
 import { dayOneReader } from './dayone-reader';
 import { extensionOf, hiddenReason, noteKind, relativeName, textBundleOf, topFolder } from './entries';
 import { evernoteReader } from './evernote-reader';
+import { isHtmlPage } from './html-note';
 import { havenReader } from './haven-reader';
 import { JOPLIN_ID } from './joplin-raw';
 import { joplinReader } from './joplin-reader';
@@ -15,7 +16,8 @@ import { isSimplenoteJson, simplenoteReader } from './simplenote-reader';
  * Which app made the zip, from its entry names alone (nothing is read to decide): this product's
  * own export, a Logseq graph, an Obsidian vault, a Joplin RAW export, a Notion export, Simplenote,
  * Google Keep (its folder known by its files' shape, as Takeout names it in the account's
- * language), Evernote, a Day One journal, Bear or Ulysses TextBundles, else a folder of notes;
+ * language), Evernote, a Day One journal, Bear or Ulysses TextBundles, a folder of web pages (Apple
+ * Notes exporters), else a folder of notes;
  * null when it holds nothing to import. A zip of one top folder (`MyVault/…`) is decided as its
  * contents would be.
  */
@@ -55,6 +57,10 @@ export function detectFormat(entries: readonly SourceEntry[]): FormatReader | nu
   // Bear or Ulysses: most notes are the texts of TextBundles (`Note.textbundle/text.md`).
   const bundles = entries.filter((e) => !hiddenReason(e.name) && textBundleOf(e.name) !== null);
   if (notes.length > 0 && bundles.length * 2 > notes.length) return notesReader('textbundle');
+  // Web pages (an Apple Notes exporter's folders, Evernote's or Notion's HTML export): more pages
+  // than Markdown or text notes.
+  const pages = visible.filter(isHtmlPage);
+  if (pages.length > notes.length) return notesReader('html');
   if (notes.length > 0) return notesReader('notes');
   return null;
 }

@@ -11,6 +11,7 @@ import {
   textBundleOf,
   topFolder,
 } from './entries';
+import { htmlNote, isHtmlPage } from './html-note';
 import { markdownNote } from './markdown-note';
 import { skipped, walkEntries, tooLarge } from './walk';
 
@@ -46,10 +47,11 @@ async function bundleInfo(source: ImportSource, entry: SourceEntry | undefined) 
  * note per `.md`, `.markdown` or `.txt` file; everything else is listed as skipped, never read.
  * A TextBundle's text (Bear, Ulysses: `Note.textbundle/text.md`) is titled by its first line (a
  * heading or not; the file is always called "text") and dated by the bundle's `info.json` when it
- * holds a date, which is the one file beside a note that is read.
+ * holds a date, which is the one file beside a note that is read. A folder of mostly web pages
+ * (Apple Notes exporters, Evernote's and Notion's HTML exports) has its pages read as notes too.
  */
 export function notesReader(
-  format: Extract<ImportFormat, 'notes' | 'obsidian' | 'textbundle'>,
+  format: Extract<ImportFormat, 'notes' | 'obsidian' | 'textbundle' | 'html'>,
 ): FormatReader {
   return {
     format,
@@ -60,6 +62,7 @@ export function notesReader(
         const rel = relativeName(entry.name, top);
         const kind = noteKind(rel);
         const hidden = hiddenReason(rel);
+        if (format === 'html' && !hidden && isHtmlPage(rel)) return htmlNote(source, entry, rel, options.now);
         if (hidden || !kind) return skipped(hidden ?? notANote(rel));
         if (entry.size > IMPORT_LIMITS.fileBytes) return tooLarge();
         const raw = await source.read(entry.name, IMPORT_LIMITS.fileBytes);
