@@ -95,6 +95,50 @@ try {
       await context.close();
     }
   }
+  // An Apple Notes export as the exporters write one (made here: the corpus holds none), its photo inline.
+  const applePage = (title: string, body: string) =>
+    `<html><head><meta charset="utf-8"><title>${title}</title></head><body><div><h1>${title}</h1></div>${body}</body></html>`;
+  const apple = await zipEntries([
+    {
+      name: 'iCloud/Notes/Sunday market.html',
+      data: Buffer.from(
+        applePage(
+          'Sunday market',
+          '<div>Bought <b>figs</b> and bread from the stall by the fountain. #market</div><div><br></div>' +
+            '<ul><li>Figs</li><li>Sourdough</li><li>Goat cheese</li></ul><div><br></div>' +
+            `<div><img src="data:image/jpeg;base64,${'/9j/4AAQSkZJRg'.repeat(5000)}"></div>` +
+            '<div>Next week: ask about the <i>honey</i>.</div>',
+        ),
+      ),
+    },
+  ]);
+  const appleThought = await (async () => {
+    const before = new Set((await allThoughts()).map((t) => t.id));
+    await fetch(`${env.product.url}/api/account/import`, {
+      method: 'POST',
+      headers: { cookie: env.cookieHeader, 'content-type': 'application/zip' },
+      body: new Uint8Array(apple),
+    });
+    for (let i = 0; i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 300));
+      const fresh = (await allThoughts()).find((t) => !before.has(t.id));
+      if (fresh) return fresh;
+    }
+    throw new Error('the Apple Notes page was not imported');
+  })();
+  for (const scheme of ['light', 'dark'] as const) {
+    const { context, page } = await phonePage(env.browser, env.product.url, scheme, { cookie: env.cookie });
+    await page.goto(`/timeline?date=${appleThought.localDate}`);
+    await page.waitForLoadState('networkidle');
+    const more = page.getByRole('button', { name: 'Show more' }).first();
+    if (await more.count()) await more.click();
+    await page.waitForTimeout(300);
+    const file = path.join(out, `import-apple-notes-${scheme}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    console.log(file, JSON.stringify(appleThought.content));
+    await context.close();
+  }
+
   const jexFolder = path.join(REAL, 'joplin/notesnook-jex/03_10_2022');
   const jex = await tarOfFolder(jexFolder, filesUnder(jexFolder));
   for (const scheme of ['light', 'dark'] as const) {
