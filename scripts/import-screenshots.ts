@@ -41,6 +41,22 @@ const allThoughts = async () =>
     })
   ).json()) as Array<{ id: number; localDate: string; content: string }>;
 
+/** The first entry of a day opened in full on the timeline, light and dark, saved as `name-scheme.png`. */
+async function shootOpened(name: string, localDate: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    const { context, page } = await phonePage(env.browser, env.product.url, scheme, { cookie: env.cookie });
+    await page.goto(`/timeline?date=${localDate}`);
+    await page.waitForLoadState('networkidle');
+    const more = page.getByRole('button', { name: 'Show more' }).first();
+    if (await more.count()) await more.click();
+    await page.waitForTimeout(300);
+    const file = path.join(out, `${name}-${scheme}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    console.log(file);
+    await context.close();
+  }
+}
+
 try {
   /** The thoughts each upload brought, by upload name. */
   const brought = new Map<string, Awaited<ReturnType<typeof allThoughts>>>();
@@ -82,18 +98,7 @@ try {
       console.warn(`${shot.name}: no imported thought matches ${shot.text}`);
       continue;
     }
-    for (const scheme of ['light', 'dark'] as const) {
-      const { context, page } = await phonePage(env.browser, env.product.url, scheme, { cookie: env.cookie });
-      await page.goto(`/timeline?date=${thought.localDate}`);
-      await page.waitForLoadState('networkidle');
-      const more = page.getByRole('button', { name: 'Show more' }).first();
-      if (await more.count()) await more.click();
-      await page.waitForTimeout(300);
-      const file = path.join(out, `${shot.name}-${scheme}.png`);
-      await page.screenshot({ path: file, fullPage: true });
-      console.log(file);
-      await context.close();
-    }
+    await shootOpened(shot.name, thought.localDate);
   }
   // An Apple Notes export as the exporters write one (made here: the corpus holds none), its photo inline.
   const applePage = (title: string, body: string) =>
@@ -126,18 +131,8 @@ try {
     }
     throw new Error('the Apple Notes page was not imported');
   })();
-  for (const scheme of ['light', 'dark'] as const) {
-    const { context, page } = await phonePage(env.browser, env.product.url, scheme, { cookie: env.cookie });
-    await page.goto(`/timeline?date=${appleThought.localDate}`);
-    await page.waitForLoadState('networkidle');
-    const more = page.getByRole('button', { name: 'Show more' }).first();
-    if (await more.count()) await more.click();
-    await page.waitForTimeout(300);
-    const file = path.join(out, `import-apple-notes-${scheme}.png`);
-    await page.screenshot({ path: file, fullPage: true });
-    console.log(file, JSON.stringify(appleThought.content));
-    await context.close();
-  }
+  console.log(JSON.stringify(appleThought.content));
+  await shootOpened('import-apple-notes', appleThought.localDate);
 
   const jexFolder = path.join(REAL, 'joplin/notesnook-jex/03_10_2022');
   const jex = await tarOfFolder(jexFolder, filesUnder(jexFolder));
