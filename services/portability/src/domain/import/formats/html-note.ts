@@ -1,3 +1,4 @@
+import { decodeHTML } from 'entities';
 import { inMegabytes } from '@haven/contracts/portability';
 import type { ImportSource, SourceEntry } from '../source';
 import { dateFromFileName } from './dates';
@@ -44,22 +45,10 @@ export function withoutInlineData(html: string): string {
   return parts.join('');
 }
 
-/** Character references of the few kinds a title or a meta value holds. */
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|amp|lt|gt|quot|apos|nbsp);/gi, (all, ref: string) => {
-    const lower = ref.toLowerCase();
-    if (lower[0] === '#') {
-      const code = lower[1] === 'x' ? parseInt(lower.slice(2), 16) : parseInt(lower.slice(1), 10);
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : all;
-    }
-    return { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' }[lower] ?? all;
-  });
-}
-
 /** An attribute's value in a tag's text (`name="value"`, single quotes or none), or null. */
 function attribute(tag: string, name: string): string | null {
   const found = new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(tag);
-  return found ? decodeEntities(found[1] ?? found[2] ?? found[3] ?? '') : null;
+  return found ? decodeHTML(found[1] ?? found[2] ?? found[3] ?? '') : null;
 }
 
 /** How much of a page is looked through for its head, and how long a meta tag is read. */
@@ -83,7 +72,7 @@ export function pageHead(html: string): { title: string | null; meta: Record<str
   const titleClose = titleOpen === -1 ? -1 : headLower.indexOf('</title', titleOpen);
   if (titleClose !== -1)
     title =
-      decodeEntities(head.slice(titleOpen + 1, titleClose))
+      decodeHTML(head.slice(titleOpen + 1, titleClose))
         .replace(/\s+/g, ' ')
         .trim() || null;
   const meta: Record<string, string> = {};
