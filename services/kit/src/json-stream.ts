@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { Response } from 'express';
 
 /**
@@ -20,7 +19,7 @@ export async function sendJsonArray(res: Response, batches: AsyncIterable<unknow
       for (const item of next.value) {
         const ok = res.write((first ? '' : ',') + JSON.stringify(item));
         first = false;
-        if (!ok) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+        if (!ok) await drainedOrClosed(res);
       }
       if (res.destroyed) {
         await iterator.return?.();
@@ -34,4 +33,17 @@ export async function sendJsonArray(res: Response, batches: AsyncIterable<unknow
     throw err;
   }
   return null;
+}
+
+/** Waits until the socket takes more or the client leaves, and takes both listeners back either way. */
+function drainedOrClosed(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
