@@ -12,6 +12,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { performance as nodePerformance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { Db } from '@haven/kit/db';
@@ -42,7 +43,8 @@ const TARGET_MS = 300;
  * Run in the page before the last key: resolves with the ms from that keydown to the frame after the
  * first card of a search's results is in the page (its heading 'Search Results', nothing busy).
  */
-const FIRST_CARD_AFTER_NEXT_KEY = `window.firstCard = new Promise((resolve) => {
+const FIRST_CARD_AFTER_NEXT_KEY = `if (!window.longTasks) { window.longTasks = []; new PerformanceObserver((list) => window.longTasks.push(...list.getEntries())).observe({ type: 'longtask' }); }
+window.firstCard = new Promise((resolve) => {
   let lastKey = 0;
   document.addEventListener('keydown', () => { lastKey = performance.now(); window.lastKey = lastKey; }, { capture: true });
   const observer = new MutationObserver(() => {
@@ -102,6 +104,13 @@ async function analysed(db: Db): Promise<boolean> {
           from pg_stat_user_tables where schemaname = 'thoughts' and relname in ('thoughts', 'search_grams')`,
   )) as unknown as { rows: Array<{ ok: boolean | null }> };
   return result.rows[0]?.ok === true;
+}
+
+/** Whether this process (the product's every service) spent under a tenth of the next second working. */
+async function quietForASecond(): Promise<boolean> {
+  const before = nodePerformance.eventLoopUtilization();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  return nodePerformance.eventLoopUtilization(before).utilization < 0.1;
 }
 
 function percentile(values: number[], p: number): number {
@@ -187,6 +196,15 @@ export async function benchOverlay(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
     const analysedAfter = Math.round((performance.now() - analysing) / 1000);
+    // The import's aftermath (each day's insights marked out of date, 10,000 events) keeps the
+    // product, which runs in this process, busy for some seconds more: searching a journal of this size
+    // is measured once that is over, and how long it took is said.
+    const settling = performance.now();
+    while (!(await quietForASecond())) {
+      if (performance.now() - settling > 180_000)
+        throw new Error('the product was still busy after 3 minutes');
+    }
+    const settledAfter = Math.round((performance.now() - settling) / 1000);
     const { context, page } = await phonePage(browser, product.url, 'light', { cookie });
     try {
       await page.goto('/home');
@@ -201,6 +219,8 @@ export async function benchOverlay(): Promise<void> {
       for (const word of WORDS) {
         await field.fill('');
         await search.getByRole('heading', { name: /^All Thoughts \(/ }).waitFor();
+        // A person looks before typing: the cleared list has been drawn in full (idle, or after 1 s).
+        await page.evaluate('new Promise((resolve) => requestIdleCallback(resolve, { timeout: 1000 }))');
         await page.evaluate(FIRST_CARD_AFTER_NEXT_KEY);
         await page.keyboard.type(word);
         const took = await Promise.race([
@@ -216,16 +236,19 @@ export async function benchOverlay(): Promise<void> {
         times.push(took);
         if (process.env.OVERLAY_VERBOSE) {
           // Where the time went: the request's start and end after the key, from the page's timings.
+          const tasks = await page.evaluate<string>(
+            `window.longTasks.filter((t) => t.startTime > window.lastKey).map((t) => Math.round(t.startTime - window.lastKey) + '+' + Math.round(t.duration)).join(' ')`,
+          );
           const request = await page.evaluate<string>(
             `(() => { const r = performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/thoughts/search')).at(-1); return r ? Math.round(r.startTime - window.lastKey) + '..' + Math.round(r.responseEnd - window.lastKey) : '?'; })()`,
           );
-          console.error(`  ${word}: ${Math.round(took)} ms (request ${request} ms)`);
+          console.error(`  ${word}: ${Math.round(took)} ms (request ${request} ms; long tasks ${tasks})`);
         }
       }
       const p50 = percentile(times, 50);
       const p90 = percentile(times, 90);
       console.log(
-        `\nSearch overlay, ${THOUGHTS.toLocaleString('en')} thoughts, Chromium at 4× CPU slowdown, ${database ? 'PostgreSQL' : 'PGlite'} (imported in ${seeded} s, searchable ${indexed} s later, analysed ${analysedAfter} s after that)`,
+        `\nSearch overlay, ${THOUGHTS.toLocaleString('en')} thoughts, Chromium at 4× CPU slowdown, ${database ? 'PostgreSQL' : 'PGlite'} (imported in ${seeded} s, searchable ${indexed} s later, analysed ${analysedAfter} s after that, quiet ${settledAfter} s later)`,
       );
       console.log(
         `  last key to first result card: p50 ${Math.round(p50)} ms, p90 ${Math.round(p90)} ms, max ${Math.round(Math.max(...times))} ms over ${times.length} words ${p90 <= TARGET_MS ? '✓' : `✗${TARGET_MS}`}`,

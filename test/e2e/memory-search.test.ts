@@ -117,8 +117,11 @@ describe('memory in the app, in Chromium at 390×844', () => {
 
     const { context, page } = await open('/home');
     const everything: string[] = [];
+    const searchedFor: string[] = [];
     page.on('request', (request: Request) => {
-      if (new URL(request.url()).pathname === '/api/thoughts/all') everything.push(request.url());
+      const url = new URL(request.url());
+      if (url.pathname === '/api/thoughts/all') everything.push(request.url());
+      if (url.pathname === '/api/thoughts/search') searchedFor.push(url.searchParams.get('q') ?? '');
     });
     try {
       const search = await openSearch(page);
@@ -134,6 +137,8 @@ describe('memory in the app, in Chromium at 390×844', () => {
       // Each match is marked: the word itself, and "tom" inside "tomorrow".
       expect(await results(page).nth(0).locator('mark').allInnerTexts()).toEqual(['Tom']);
       expect(await results(page).nth(1).locator('mark').allInnerTexts()).toEqual(['tom']);
+      // Asked for the moment typing paused, and only once (not again as the results were drawn).
+      expect(searchedFor.filter((q) => q === 'Tom')).toEqual(['Tom']);
       // No meaning model on this server: said once, quietly.
       await search.getByText('Searching by words only: no meaning model is set up on this server.').waitFor();
       await shootBoth(page, 'memory-search-tom');
@@ -155,6 +160,26 @@ describe('memory in the app, in Chromium at 390×844', () => {
       await field.fill('zeppelin');
       await search.getByText('No thoughts match your search.').waitFor();
       await search.getByRole('heading', { name: 'Search Results (0)' }).waitFor();
+
+      // A slow answer: the last results stay as they were, heading and all (not 'Search Results' over
+      // every thought), and dim only after a moment.
+      let answer = () => {};
+      const held = new Promise<void>((resolve) => (answer = resolve));
+      await page.route('**/api/thoughts/search?**', async (route) => {
+        if (new URL(route.request().url()).searchParams.get('q') === 'grey') await held;
+        await route.fallback();
+      });
+      await search.getByRole('button', { name: 'Clear' }).click();
+      const all = `All Thoughts (${LIGHTHOUSE_VISITS + 2})`;
+      await search.getByRole('heading', { name: all }).waitFor();
+      await field.fill('grey');
+      const busy = search.locator('[aria-busy="true"]');
+      await busy.waitFor();
+      await expect.poll(() => busy.evaluate((element) => getComputedStyle(element).opacity)).toBe('0.7');
+      expect(await search.getByRole('heading', { name: all }).isVisible()).toBe(true);
+      answer();
+      await search.getByRole('heading', { name: `Search Results (${LIGHTHOUSE_VISITS})` }).waitFor();
+      await page.unroute('**/api/thoughts/search?**');
 
       // Picking a tag clears the text and filters by the tag; typing drops the tag again.
       await search.getByRole('button', { name: 'Clear' }).click();

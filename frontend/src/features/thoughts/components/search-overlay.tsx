@@ -7,7 +7,11 @@ import { EditThoughtDialog } from '@/features/thoughts/components/edit-thought-d
 import { ThoughtListPlaceholder } from '@/components/thoughts/thought-list-placeholder';
 import { FullScreenOverlay } from '@/components/ui/full-screen-overlay';
 import { useTags } from '@/features/thoughts/api/get-tags';
-import { searchThoughtsQueryKey, useSearchThoughts } from '@/features/thoughts/api/search-thoughts';
+import {
+  searchThoughtsQueryKey,
+  searchThoughtsQueryOptions,
+  useSearchThoughts,
+} from '@/features/thoughts/api/search-thoughts';
 import { ActiveTagFilter } from '@/features/thoughts/components/active-tag-filter';
 import { PopularTags } from '@/features/thoughts/components/popular-tags';
 import { SearchBar } from '@/features/thoughts/components/search-bar';
@@ -57,7 +61,16 @@ function SearchPanel({
   const scrollRoot = useRef<HTMLDivElement>(null);
   const queryClient = useQueryClient();
   // The server is asked once typing pauses; clearing the text shows everything again at once.
-  const settledQuery = useDebouncedValue(query, TYPING_PAUSE_MS, (text) => text.trim() === '');
+  // The first page is asked for the moment typing pauses, while the panel is drawn again.
+  const settledQuery = useDebouncedValue(
+    query,
+    TYPING_PAUSE_MS,
+    (text) => text.trim() === '',
+    (text) => {
+      if (tag === null)
+        void queryClient.prefetchInfiniteQuery(searchThoughtsQueryOptions({ query: text, tag }));
+    },
+  );
   const filter: SearchFilter = { query: tag !== null ? '' : settledQuery, tag };
   const filtering = isFiltering(filter);
   const search = useSearchThoughts(filter);
@@ -85,6 +98,12 @@ function SearchPanel({
   // Whether the user has any thought at all: known from the unfiltered list once it has loaded.
   const everything = queryClient.getQueryData<{ pages: { total: number }[] }>(
     searchThoughtsQueryKey(UNFILTERED),
+  );
+  // While the last results stand in for the next ones, their heading and note stay as they were.
+  const shownFiltering = useOfShownResults(filtering, search.isPlaceholderData);
+  const meaning = useOfShownResults(
+    filter.tag === null && filter.query.trim() !== '' ? (first?.meaning ?? null) : null,
+    search.isPlaceholderData,
   );
   const hasAny = filtering ? (everything?.pages[0]?.total ?? 1) > 0 : (first?.total ?? 0) > 0;
 
@@ -120,13 +139,17 @@ function SearchPanel({
         ) : (
           <div
             aria-busy={search.isPlaceholderData}
-            className={search.isPlaceholderData ? 'opacity-70' : undefined}
+            // The last results dim only if the next ones are slow to come: a quick answer replaces
+            // them without a repaint of the dimmed list first (which costs a phone a frame or two).
+            className={
+              search.isPlaceholderData ? 'opacity-70 transition-opacity delay-200 duration-150' : undefined
+            }
           >
             <SearchResults
               hits={hits}
               total={first.total}
-              filtering={filtering}
-              meaning={filter.tag === null && filter.query.trim() !== '' ? first.meaning : null}
+              filtering={shownFiltering}
+              meaning={meaning}
               hasAny={hasAny}
               hasMore={hasNextPage}
               loadingMore={isFetchingNextPage}
@@ -142,4 +165,15 @@ function SearchPanel({
       <EditThoughtDialog thought={editing} onClose={() => setEditing(null)} />
     </>
   );
+}
+
+/**
+ * `value` as it was when the results on screen were new: while they stand in for the next search's
+ * (`placeholder`), what is true of that search does not show over them (and the list is not drawn
+ * again before the answer comes).
+ */
+function useOfShownResults<T>(value: T, placeholder: boolean): T {
+  const [shown, setShown] = useState(value);
+  if (!placeholder && !Object.is(shown, value)) setShown(value);
+  return placeholder ? shown : value;
 }
