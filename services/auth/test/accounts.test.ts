@@ -330,6 +330,26 @@ describe('login and logout', () => {
     expect((await guesser.post('/api/login', other.who)).status).toBe(200);
   });
 
+  it('counts only failures from an address: sign-ins behind one proxy never stop each other, guessing over many accounts does', async () => {
+    const first = await registered();
+    const second = await registered();
+    const proxy = stack.client('198.51.100.40');
+    for (let i = 0; i < 32; i++) expect((await proxy.post('/api/login', first.who)).status).toBe(200);
+    expect((await proxy.post('/api/login', second.who)).status).toBe(200);
+    // Thirty wrong passwords from one address, one per account (under every account's own limits).
+    const guesser = stack.client('198.51.100.41');
+    for (let i = 0; i < 30; i++)
+      expect(
+        (await guesser.post('/api/login', { email: `nobody${i}@example.com`, password: 'a guess' })).status,
+      ).toBe(401);
+    expect((await guesser.post('/api/login', second.who)).status).toBe(429);
+    expect((await proxy.post('/api/login', second.who)).status).toBe(200);
+    // What the limits count is named by a digest: no e-mail address is a Redis key.
+    const keys = await stack.auth.deps.redis.keys(`${stack.auth.config.REDIS_PREFIX}:rl:*`);
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.filter((key) => key.includes('@') || key.includes('198.51.100'))).toEqual([]);
+  });
+
   it('slows a guesser spread over many addresses, but not the owner on a device they signed in from', async () => {
     const { who } = await registered();
     const owner = stack.client('192.0.2.10');

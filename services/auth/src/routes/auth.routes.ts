@@ -69,13 +69,15 @@ export function authRoutes(auth: Auth, limiter: RateLimiter, throttle: LoginThro
     login: async ({ body, req, res }) => {
       const attempt = { email: body.email, address: ipOf(req) };
       const deviceCookie = cookieFrom(req.headers.cookie, DEVICE_COOKIE);
-      await limiter.enforce(...limits.login(attempt.address));
+      // Only failures count from an address: everyone behind one proxy can still sign in.
+      await limiter.check(...limits.login(attempt.address));
       await throttle.check({ ...attempt, device: throttle.knownDevice(deviceCookie, body.email) });
       let user;
       try {
         user = await auth.checkCredentials(body.email, body.password);
       } catch (err) {
-        if (err instanceof AppError && err.status === 401) await throttle.failed(attempt);
+        if (err instanceof AppError && err.status === 401)
+          await Promise.all([throttle.failed(attempt), limiter.count(...limits.login(attempt.address))]);
         throw err;
       }
       await throttle.succeeded(attempt);
