@@ -20,15 +20,19 @@ export interface RateRule {
   windowSeconds: number;
 }
 
+/** The Redis key of one rule's count: what it counts (an address, an e-mail) only as a digest. */
+export function rateLimitKey(prefix: string, rule: Pick<RateRule, 'name' | 'key'>): string {
+  const digest = createHash('sha256').update(rule.key.toLowerCase()).digest('base64url').slice(0, 32);
+  return `${prefix}:rl:${rule.name}:${digest}`;
+}
+
 /**
  * Fixed-window counters in Redis, so limits hold across every instance of a service. A limited
  * caller gets a 429 with a message saying when to try again; if Redis cannot be reached the request
  * is refused with 503 rather than let through unlimited.
  */
 export function createRateLimiter(redis: Redis, prefix: string) {
-  // Keys name what they count by a digest: an e-mail address is never a Redis key name.
-  const keyOf = (rule: Pick<RateRule, 'name' | 'key'>) =>
-    `${prefix}:rl:${rule.name}:${createHash('sha256').update(rule.key.toLowerCase()).digest('base64url').slice(0, 32)}`;
+  const keyOf = (rule: Pick<RateRule, 'name' | 'key'>) => rateLimitKey(prefix, rule);
 
   /** Each rule's count after adding `add` (0 only reads), and its seconds left. */
   async function counts(rules: RateRule[], add: 0 | 1): Promise<Array<{ count: number; ttl: number }>> {
