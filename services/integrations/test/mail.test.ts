@@ -346,6 +346,27 @@ describe('mail.sync and the digest', () => {
     expect(mime).toMatch(new RegExp(`^References: <${waiting.id}@mail\\.example>`, 'm'));
   });
 
+  it('refuses a NUL in any field of a draft or a send with 400 naming it, and sends nothing', async () => {
+    const { me, account, address } = h.newUser();
+    const { waiting } = fillInbox(account, address);
+    await h.connected(me, 'email');
+    const sentBefore = h.google.state.sent.length;
+    const email = { to: 'bob@example.com', subject: 'Re: Lunch', body: 'Friday works.', priority: 'normal' };
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['/api/assist/email-draft', { emailId: `${waiting.id}\u0000`, threadId: waiting.threadId }, 'emailId'],
+      ['/api/assist/email-draft', { emailId: waiting.id, threadId: `x\u0000` }, 'threadId'],
+      ['/api/email/send', { ...email, threadId: `${waiting.threadId}\u0000` }, 'threadId'],
+      ['/api/email/send?draft=true', { ...email, threadId: `\u0000` }, 'threadId'],
+      ['/api/email/send', { ...email, subject: 'Re\u0000' }, 'subject'],
+    ];
+    for (const [path, body, field] of cases) {
+      const answer = await me.post(path, body);
+      expect(answer.status, `${path} ${field}`).toBe(400);
+      expect(answer.body.message).toBe(`Invalid body: ${field}: Text must not contain NUL characters`);
+    }
+    expect(h.google.state.sent.length).toBe(sentBefore);
+  });
+
   it('answers the assistant’s internal digest for the signed user only', async () => {
     const { me, account, address } = h.newUser();
     fillInbox(account, address);

@@ -7,7 +7,9 @@ import { Reply, type Checked } from './answers';
 import { currentContext, requestIdFrom, runWithContext } from './context';
 import { startServerSpan } from './tracing';
 import { REQUEST_QUERY_TIMEOUT_MS } from './db';
+import { NUL_MESSAGE } from '@haven/contracts/common';
 import {
+  AppError,
   errorMiddleware,
   forbidden,
   internalError,
@@ -64,11 +66,34 @@ export function implement<
   return { contract, handlers: handlers as unknown as ContractRoutes['handlers'] };
 }
 
-function parsePart(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
+function parsePart(
+  schema: z.ZodType | undefined,
+  value: unknown,
+  where: string,
+  fromPerson: boolean,
+): unknown {
   if (!schema) return undefined;
   const result = schema.safeParse(value ?? {});
   if (!result.success) throw validationError(result.error, where);
+  if (fromPerson) refuseNul(result.data, where);
   return result.data;
+}
+
+/**
+ * A person's input with a NUL anywhere is a 400 naming the field, whatever the contract says of it:
+ * PostgreSQL text cannot hold one, so it would otherwise be a 500 (or a lookup that fails) later.
+ */
+function refuseNul(value: unknown, where: string, path: Array<string | number> = []): void {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) {
+      const field = path.length > 0 ? `${path.join('.')}: ` : '';
+      throw new AppError(400, 'validation_failed', `Invalid ${where}: ${field}${NUL_MESSAGE}`, {
+        issues: [{ path, message: NUL_MESSAGE }],
+      });
+    }
+  } else if (Array.isArray(value)) value.forEach((item, i) => refuseNul(item, where, [...path, i]));
+  else if (value !== null && typeof value === 'object')
+    for (const [key, item] of Object.entries(value)) refuseNul(item, where, [...path, key]);
 }
 
 /** Routes with fewer `:params` first, so `/api/thoughts/range` is matched before `/api/thoughts/:id`. */
@@ -108,6 +133,8 @@ export function mountContract(router: Router, routes: ContractRoutes, options: M
     // public only for the providers the route table lists.
     const needsUser = (req: Request) => !isPublicRoute(req.baseUrl + req.path);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
+    // What a person sends (not what services pass each other, such as a mail's text as it came).
+    const fromPerson = route.path.startsWith('/api/');
     router[method](route.path, async (req: Request, res: Response) => {
       // The template, not the concrete path, labels the request's metrics (no ids in labels).
       res.locals.route = route.path;
@@ -116,9 +143,9 @@ export function mountContract(router: Router, routes: ContractRoutes, options: M
         throw forbidden(`${identity.caller} may not call ${route.path}`);
       if (identity.userId === null && needsUser(req)) throw unauthorized();
       const input = {
-        params: parsePart(route.params, req.params, 'path parameters'),
-        query: parsePart(route.query, req.query, 'query'),
-        body: parsePart(route.body, req.body, 'body'),
+        params: parsePart(route.params, req.params, 'path parameters', fromPerson),
+        query: parsePart(route.query, req.query, 'query', fromPerson),
+        body: parsePart(route.body, req.body, 'body', fromPerson),
         userId: identity.userId as number,
         caller: identity.caller,
         req,
