@@ -208,13 +208,18 @@ export function forwardedAnswer(
   const out: string[] = [];
   let lengthAt = -1;
   let varyAt = -1;
+  let cacheControl = false;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
     if (dropped.has(name)) continue;
     if (name === 'content-length') lengthAt = out.length;
     else if (name === 'vary') varyAt = out.length;
+    else if (name === 'cache-control') cacheControl = true;
     out.push(name, raw[i + 1]!);
   }
+  // An API answer is someone's journal, mail or account: no cache (a shared computer's, a proxy's)
+  // keeps it unless its service said otherwise.
+  if (!cacheControl) out.push('cache-control', 'private, no-store');
   if (!isCompressible(answer.headers)) return { headers: out, encoding: undefined };
   if (varyAt === -1) out.push('vary', 'Accept-Encoding');
   else if (!/(?:^|,)\s*(?:accept-encoding|\*)\s*(?:,|$)/i.test(out[varyAt + 1]!)) {

@@ -154,6 +154,20 @@ describe('the service proxy', () => {
     expect(res.headers.get('x-request-id')).toBe('req-1');
   });
 
+  it('marks an API answer private and not to be stored, unless its service set its own Cache-Control', async () => {
+    behave = (_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end('{"username":"sam"}');
+    };
+    const plain = await fetch(`${front.url}/api/user`);
+    expect(plain.headers.get('cache-control')).toBe('private, no-store');
+    behave = (_req, res) => {
+      res.setHeader('cache-control', 'no-cache');
+      res.end();
+    };
+    expect((await fetch(`${front.url}/api/x`)).headers.get('cache-control')).toBe('no-cache');
+  });
+
   it('refuses a chunked body that grows past the limit with 413, and the service never gets it whole', async () => {
     let received = 0;
     behave = (req, res) => {
