@@ -4,7 +4,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import { Router, type RequestHandler } from 'express';
 import { QUEUE_NAMES } from '@haven/contracts/jobs';
-import { unauthorized } from '@haven/kit/errors';
+import { forbidden, unauthorized } from '@haven/kit/errors';
 import type { QueueRegistry } from '@haven/kit/queue';
 
 /** Where operators find the queue dashboard on the gateway. */
@@ -36,7 +36,47 @@ function requireOperator(token: string): RequestHandler {
 }
 
 /**
- * Bull Board over every queue of the contracts (jobs, retry and remove), for holders of
+ * What an operator may change from the dashboard (the board's own API, under the base path): retry
+ * and promote jobs, pause and resume queues. Adding, editing, cleaning, emptying or obliterating
+ * would let a token holder write any job (a `user.delete.thoughts` for any user) or drop work.
+ */
+const CHANGES_ALLOWED = [
+  /^\/api\/queues\/(?:pause|resume)$/,
+  /^\/api\/queues\/[^/]+\/(?:pause|resume|promote)$/,
+  /^\/api\/queues\/[^/]+\/retry\/[^/]+$/,
+  /^\/api\/queues\/[^/]+\/[^/]+\/(?:retry|promote)$/,
+];
+
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reading is open to the operator; a change must be one of CHANGES_ALLOWED, sent by the dashboard's
+ * own page: a browser keeps the Basic password, so another site's page could otherwise send one.
+ */
+function onlyAllowedChanges(): RequestHandler {
+  return (req, _res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD') return next();
+    if (!CHANGES_ALLOWED.some((allowed) => allowed.test(req.path)))
+      throw forbidden(
+        'The queue dashboard can retry, promote, pause and resume; it cannot add, edit or remove jobs',
+      );
+    const origin = req.headers.origin;
+    const site = req.headers['sec-fetch-site'];
+    const sameOrigin = origin === undefined || hostOf(origin) === req.headers.host;
+    if (!sameOrigin || (site !== undefined && site !== 'same-origin'))
+      throw forbidden('Only the queue dashboard’s own page can change jobs');
+    next();
+  };
+}
+
+/**
+ * Bull Board over every queue of the contracts (jobs, retry, pause), for holders of
  * OPERATOR_TOKEN only. Job data holds ids, never a user's text, so the dashboard shows none.
  * Its page runs an inline script, so this path alone gets a policy that allows one.
  */
@@ -48,10 +88,14 @@ export function queueDashboard(options: { token: string; queues: QueueRegistry }
     serverAdapter: adapter,
     options: { uiConfig: { boardTitle: 'Haven queues' } },
   });
+  const board = adapter.getRouter() as Router & { disable?: (setting: string) => void };
+  // The board is an Express app of its own: it would say so in every answer.
+  board.disable?.('x-powered-by');
   const router = Router();
   router.use(
     DASHBOARD_PATH,
     requireOperator(options.token),
+    onlyAllowedChanges(),
     (_req, res, next) => {
       res.setHeader(
         'content-security-policy',
@@ -61,7 +105,7 @@ export function queueDashboard(options: { token: string; queues: QueueRegistry }
       res.setHeader('cache-control', 'no-store');
       next();
     },
-    adapter.getRouter() as Router,
+    board,
   );
   return router;
 }

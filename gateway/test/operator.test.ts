@@ -80,6 +80,39 @@ describe('queue dashboard', () => {
     expect(mail.jobs.map((j) => j.id)).toEqual(['broken']);
   });
 
+  it('retries a failed job, but adds, edits and removes none, and takes no change from another site', async () => {
+    const bearer = { authorization: `Bearer ${TOKEN}` };
+    const change = (path: string, headers: Record<string, string> = {}, body?: unknown) =>
+      fetch(`${gateway.url}/ops/queues/api/queues/${path}`, {
+        method: path.endsWith('/add') ? 'POST' : path.endsWith('update-data') ? 'PATCH' : 'PUT',
+        headers: { ...bearer, 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const sneaked = { name: 'user.delete.thoughts', data: { payload: { userId: 1 }, meta: {} } };
+    for (const [path, body] of [
+      ['thought.changed/add', sneaked],
+      ['mail.send/broken/update-data', { data: { payload: { to: 'x' } } }],
+      ['mail.send/broken/clean', undefined],
+      ['mail.send/empty', undefined],
+      ['mail.send/obliterate', undefined],
+      ['mail.send/clean/failed', undefined],
+    ] as const) {
+      const res = await change(path, {}, body);
+      expect(res.status, path).toBe(403);
+      expect(res.headers.get('x-powered-by')).toBeNull();
+    }
+    expect(await queues.get('thought.changed').getJobCounts()).toMatchObject({ waiting: 0, delayed: 0 });
+    expect(await queues.get('mail.send').getJob('broken')).toBeDefined();
+    // Another site's page, with the browser's remembered password, is refused even for a retry.
+    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }])
+      expect((await change('mail.send/broken/retry', headers)).status).toBe(403);
+    expect(await queues.get('mail.send').getFailedCount()).toBe(1);
+    const page = await open(bearer);
+    expect(page.headers.get('x-powered-by')).toBeNull();
+    const retried = await change('mail.send/broken/retry', { origin: new URL(gateway.url).origin });
+    expect(retried.status).toBe(204);
+  });
+
   it('does not exist without an operator token in the configuration', async () => {
     const plain = await startTestGateway(testConfig(), {}, 'http://127.0.0.1:9');
     try {
