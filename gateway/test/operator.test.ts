@@ -104,7 +104,11 @@ describe('queue dashboard', () => {
     expect(await queues.get('thought.changed').getJobCounts()).toMatchObject({ waiting: 0, delayed: 0 });
     expect(await queues.get('mail.send').getJob('broken')).toBeDefined();
     // Another site's page, with the browser's remembered password, is refused even for a retry.
-    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }])
+    const crossSite: Array<Record<string, string>> = [
+      { origin: 'https://evil.example' },
+      { 'sec-fetch-site': 'cross-site' },
+    ];
+    for (const headers of crossSite)
       expect((await change('mail.send/broken/retry', headers)).status).toBe(403);
     expect(await queues.get('mail.send').getFailedCount()).toBe(1);
     const page = await open(bearer);
