@@ -392,4 +392,15 @@ describe('hostile text', () => {
       ).status,
     ).toBe(201);
   });
+
+  it('answers a thought of the first years with its own year, as it stores it', async () => {
+    const me = as();
+    for (const clientDate of ['0001-01-01T00:00:00.000Z', '0099-06-15T12:30:00.000Z']) {
+      const made = await me.post('/api/thoughts', { content: 'long ago', clientDate, timezoneOffset: 0 });
+      expect(made.status).toBe(201);
+      expect(made.body).toMatchObject({ date: clientDate, localDate: clientDate.slice(0, 10) });
+      const [read] = (await me.get(`/api/thoughts/ids?ids=${made.body.id}`)).body;
+      expect(read).toMatchObject({ date: clientDate, localDate: clientDate.slice(0, 10) });
+    }
+  });
 });

@@ -13,6 +13,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { outboxTable } from '@haven/kit/outbox-table';
+import { instant } from './instant';
 
 /** Everything the thoughts service stores lives in its own Postgres schema; no other service reads it. */
 export const thoughtsSchema = pgSchema('thoughts');
@@ -51,7 +52,9 @@ export const thoughts = thoughtsSchema.table(
      */
     legacyTags: text('tags').array(),
     /** When it was recorded (the client's clock when given). */
-    date: timestamp('date', { withTimezone: true }).notNull().defaultNow(),
+    date: instant('date')
+      .notNull()
+      .default(sql`now()`),
     /** The user's own calendar day, computed from the client's time and offset on create. */
     localDate: date('local_date', { mode: 'string' }).notNull(),
     /**
