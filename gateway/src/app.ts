@@ -30,7 +30,7 @@ import { crossSiteRefusal, originOf } from './cross-site';
 import { describeNow } from './datetime';
 import { COMPRESS_THRESHOLD_BYTES } from './encoding';
 import { bodyLimitOf, MAX_BODY_BYTES, tooLargeMessage } from './limits';
-import { queueDashboard } from './operator';
+import { presentsOperatorToken, queueDashboard } from './operator';
 import { createServiceProxy, type ServiceProxy } from './proxy';
 import { requestMetrics, routeLabeller } from './route-label';
 import { headerNames, securityHeaders } from './security-headers';
@@ -191,7 +191,7 @@ function createGatewayApp(options: GatewayOptions): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', service: 'gateway' });
   });
-  app.get('/readyz', async (_req, res) => {
+  app.get('/readyz', async (req, res) => {
     const checks: Record<string, () => Promise<unknown>> = { redis: () => options.redis.ping() };
     for (const name of SERVICE_NAMES) {
       checks[name] = async () => {
@@ -203,7 +203,13 @@ function createGatewayApp(options: GatewayOptions): Express {
     }
     const results = await runChecks(checks);
     const ready = Object.values(results).every((r) => r === 'ok');
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks: results });
+    const status = ready ? 'ready' : 'not_ready';
+    if (!ready) log.warn({ checks: results }, 'not ready');
+    // Anyone may ask whether the site is up; which part is down is the operator's to know.
+    const operator = options.operator;
+    if (operator && presentsOperatorToken(req.headers.authorization, operator.token))
+      res.status(ready ? 200 : 503).json({ status, checks: results });
+    else res.status(ready ? 200 : 503).json({ status });
   });
 
   const api = express.Router();

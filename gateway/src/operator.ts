@@ -25,11 +25,16 @@ function presentedToken(header: string | undefined): string | undefined {
   return undefined;
 }
 
-function requireOperator(token: string): RequestHandler {
+/** Whether the request presents the operator token (a session cookie never counts). */
+export function presentsOperatorToken(authorization: string | undefined, token: string): boolean {
   const expected = Buffer.from(token);
+  const given = Buffer.from(presentedToken(authorization) ?? '');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function requireOperator(token: string): RequestHandler {
   return (req, res, next) => {
-    const given = Buffer.from(presentedToken(req.headers.authorization) ?? '');
-    if (given.length === expected.length && timingSafeEqual(given, expected)) return next();
+    if (presentsOperatorToken(req.headers.authorization, token)) return next();
     res.setHeader('www-authenticate', 'Basic realm="Haven operators", charset="UTF-8"');
     throw unauthorized('The queue dashboard needs the operator token');
   };

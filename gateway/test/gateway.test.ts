@@ -13,6 +13,8 @@ import { internalHeaders, startTestService } from '@haven/kit/testing';
 import { startGateway, type RunningGateway } from '../src/start';
 import { startTestGateway } from '../src/testing';
 
+const OPERATOR_TOKEN = 'operator-token-0123456789-abcdefghijklmnop';
+
 describe('gateway', () => {
   let auth: Awaited<ReturnType<typeof startTestService>>;
   let gateway: RunningGateway;
@@ -34,7 +36,7 @@ describe('gateway', () => {
     );
     const unreachable = 'http://127.0.0.1:9';
     gateway = await startGateway({
-      config: auth.config,
+      config: { ...auth.config, OPERATOR_TOKEN },
       services: {
         auth: auth.url,
         thoughts: unreachable,
@@ -252,10 +254,13 @@ describe('gateway', () => {
     expect(ids.size).toBe(answers.length);
   });
 
-  it('reports readiness of every service, naming the ones that are down', async () => {
+  it('reports readiness of every service, naming the ones that are down to the operator only', async () => {
     const res = await get('/readyz');
     expect(res.status).toBe(503);
-    const body = (await res.json()) as { checks: Record<string, string> };
+    expect(await res.json()).toEqual({ status: 'not_ready' });
+    const told = await get('/readyz', { authorization: `Bearer ${OPERATOR_TOKEN}` });
+    expect(told.status).toBe(503);
+    const body = (await told.json()) as { checks: Record<string, string> };
     expect(body.checks).toMatchObject({ redis: 'ok', auth: 'ok' });
     expect(body.checks.thoughts).not.toBe('ok');
   });
