@@ -45,6 +45,22 @@ export function sourceOf(entries: readonly SourceEntry[], stream: ImportSource['
   };
 }
 
+/**
+ * The name a file is read under: its own, or, when an earlier file of the archive has that exact
+ * name (a zip appended to, a tar with a file written twice), its own with " (2)", " (3)"… before the
+ * extension, so every copy is imported or reported, none dropped unseen.
+ */
+export function distinctName(name: string, taken: { has(name: string): boolean }): string {
+  if (!taken.has(name)) return name;
+  const slash = name.lastIndexOf('/') + 1;
+  const dot = name.lastIndexOf('.');
+  const cut = dot > slash ? dot : name.length;
+  for (let n = 2; ; n++) {
+    const candidate = `${name.slice(0, cut)} (${n})${name.slice(cut)}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
 /** A limit of the import was passed: the whole import fails with this message, nothing imported. */
 export class ImportLimitError extends Error {
   override name = 'ImportLimitError';

@@ -41,6 +41,18 @@ function rawTar(items: Array<{ path: string; type?: 'File' | 'SymbolicLink'; dat
 const read = async (source: ImportSource, name: string) => (await source.read(name, 1 << 20)).toString();
 
 describe('a tar read as an import source (a Joplin JEX)', () => {
+  it('keeps both files of a name written twice (tars appended to), the later as "name (2).ext"', async () => {
+    const first = await tarOf({ 'a.md': 'first' });
+    // The first tar without its end (the zero blocks after its last file), then the second.
+    let end = first.length;
+    while (end >= 512 && first.subarray(end - 512, end).every((byte) => byte === 0)) end -= 512;
+    const both = Buffer.concat([first.subarray(0, end), await tarOf({ 'a.md': 'second' })]);
+    const source = await openTarSource(blobOf(both));
+    expect(source.entries.map((e) => e.name)).toEqual(['a.md', 'a (2).md']);
+    expect((await source.read('a (2).md', 100)).toString()).toBe('second');
+    expect((await source.read('a.md', 100)).toString()).toBe('first');
+  });
+
   it('tells a tar from a zip', async () => {
     expect(await isTar(blobOf(await tarOf({ 'a.md': 'A' })))).toBe(true);
     expect(await isTar(blobOf(await zipEntries([{ name: 'a.md', data: Buffer.from('A') }])))).toBe(false);

@@ -4,7 +4,7 @@ import yauzl from 'yauzl';
 import { IMPORT_LIMITS, inMegabytes } from '@haven/contracts/portability';
 import type { StoredBlob } from '../blob-store';
 import { rangeStream } from './blob-range';
-import { ImportLimitError, sourceOf, type ImportSource, type SourceEntry } from './source';
+import { distinctName, ImportLimitError, sourceOf, type ImportSource, type SourceEntry } from './source';
 
 /**
  * A tar read like a zip (see zip-source.ts): what Joplin's JEX export is (a tar of RAW items,
@@ -98,13 +98,14 @@ async function listTar(blob: StoredBlob): Promise<{ entries: SourceEntry[]; byNa
     const unsafe = unsafeName(name);
     if (unsafe) throw unsafe;
     const isFile = header.type === 'File' || header.type === 'OldFile' || header.type === 'ContiguousFile';
-    if (!isFile || name === '' || name.endsWith('/') || byName.has(name)) continue;
+    if (!isFile || name === '' || name.endsWith('/')) continue;
     if (entries.length === IMPORT_LIMITS.files)
       throw new ImportLimitError(
         `The archive holds more than ${IMPORT_LIMITS.files} files, the limit; nothing was imported`,
       );
-    byName.set(name, { offset: dataAt, size });
-    entries.push({ name, size, time: header.mtime ?? new Date(0) });
+    const distinct = distinctName(name, byName);
+    byName.set(distinct, { offset: dataAt, size });
+    entries.push({ name: distinct, size, time: header.mtime ?? new Date(0) });
   }
   return { entries, byName };
 }

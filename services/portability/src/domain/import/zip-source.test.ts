@@ -34,6 +34,21 @@ function unflagged(zip: Buffer, names: Record<string, Buffer> = {}): Buffer {
 }
 
 describe('the names of a zip', () => {
+  it('keeps every file of a name written twice, the later ones as "name (2).ext", each read as its own', async () => {
+    const zip = await zipEntries([
+      { name: 'Notes/a.md', data: Buffer.from('first') },
+      { name: 'Notes/a.md', data: Buffer.from('second') },
+      { name: 'Notes/a (2).md', data: Buffer.from('third') },
+      { name: 'README', data: Buffer.from('r1') },
+      { name: 'README', data: Buffer.from('r2') },
+    ]);
+    const source = await openZipSource(blobOf(zip));
+    const names = source.entries.map((e) => e.name);
+    expect(names).toEqual(['Notes/a.md', 'Notes/a (2).md', 'Notes/a (2) (2).md', 'README', 'README (2)']);
+    const texts = await Promise.all(names.map(async (name) => (await source.read(name, 100)).toString()));
+    expect(texts).toEqual(['first', 'second', 'third', 'r1', 'r2']);
+  });
+
   it('reads UTF-8 names a zip did not flag as UTF-8 (macOS Archive Utility) as UTF-8, in NFC', async () => {
     const zip = await zipEntries([
       { name: 'Notes/Search – and Find.md', data: Buffer.from('# Search') },

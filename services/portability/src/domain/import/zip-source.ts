@@ -3,7 +3,7 @@ import yauzl from 'yauzl';
 import { IMPORT_LIMITS, inMegabytes } from '@haven/contracts/portability';
 import type { StoredBlob } from '../blob-store';
 import { rangeStream } from './blob-range';
-import { ImportLimitError, sourceOf, type ImportSource, type SourceEntry } from './source';
+import { distinctName, ImportLimitError, sourceOf, type ImportSource, type SourceEntry } from './source';
 
 /** yauzl reads the stored zip through this: byte ranges, straight from the database. */
 class BlobReader extends yauzl.RandomAccessReader {
@@ -97,9 +97,10 @@ export async function openZipSource(blob: StoredBlob): Promise<ImportSource> {
         return reject(
           new ImportLimitError(unsafeName(unsafe) ?? 'The zip archive is damaged; nothing was imported'),
         );
-      if (!name.endsWith('/') && !byName.has(name)) {
-        byName.set(name, entry);
-        entries.push({ name, size: entry.uncompressedSize, time: entry.getLastModDate() });
+      if (!name.endsWith('/')) {
+        const distinct = distinctName(name, byName);
+        byName.set(distinct, entry);
+        entries.push({ name: distinct, size: entry.uncompressedSize, time: entry.getLastModDate() });
       }
       zip.readEntry();
     });
