@@ -3,12 +3,10 @@
  * own internal port behind the gateway, exactly as in the distributed stack; the embedded default
  * database is PGlite under DATA_DIR, shared by all services through one connection.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { SERVICE_NAMES, type ServiceName } from '@haven/contracts/routes';
 import { ConfigError, loadConfig, type Config } from '@haven/kit/config';
-import { generateKey } from '@haven/kit/crypto';
 import { openDatabase } from '@haven/kit/db';
 import { createLogger } from '@haven/kit/logger';
 import { startTracing } from '@haven/kit/tracing';
@@ -28,6 +26,7 @@ import { insightsService } from '@haven/insights/service';
 import { integrationsService } from '@haven/integrations/service';
 import { portabilityService } from '@haven/portability/service';
 import { thoughtsService } from '@haven/thoughts/service';
+import { ensureLocalSecrets, keyNotice, type LocalSecrets } from './local-secrets';
 import { ensureRedis } from './redis-finder';
 
 const SERVICES: Record<ServiceName, ServiceDefinition> = {
@@ -39,35 +38,10 @@ const SERVICES: Record<ServiceName, ServiceDefinition> = {
   portability: portabilityService,
 };
 
-/**
- * Secrets the all-in-one run needs but a newcomer should not have to invent: generated once into
- * DATA_DIR/secrets.json (readable by the owner only) and reused, unless the environment sets them.
- */
-function ensureLocalSecrets(env: NodeJS.ProcessEnv, dataDir: string): void {
-  const file = path.join(dataDir, 'secrets.json');
-  const stored: Record<string, string> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
-  const wanted: Record<string, () => string> = {
-    JWT_SECRET: () => randomBytes(48).toString('base64url'),
-    INTERNAL_SECRET: () => randomBytes(48).toString('base64url'),
-    DATA_ENCRYPTION_KEY: generateKey,
-  };
-  let changed = false;
-  for (const [name, make] of Object.entries(wanted)) {
-    if (env[name]) continue;
-    if (!stored[name]) {
-      stored[name] = make();
-      changed = true;
-    }
-    env[name] = stored[name];
-  }
-  if (changed) {
-    writeFileSync(file, JSON.stringify(stored, null, 2) + '\n', { mode: 0o600 });
-    chmodSync(file, 0o600);
-  }
-}
-
 export interface AllInOne {
   url: string;
+  /** Where the generated secrets are, and whether the journal's key was made by this start. */
+  secrets: LocalSecrets;
   services: RunningService[];
   close(): Promise<void>;
 }
@@ -80,7 +54,7 @@ export async function startAllInOne(
   const dataDir = path.resolve(env.DATA_DIR || './data');
   mkdirSync(dataDir, { recursive: true });
   env.DATA_DIR = dataDir;
-  ensureLocalSecrets(env, dataDir);
+  const secrets = ensureLocalSecrets(env, dataDir);
   // E-mailed links need the public address; without APP_URL it is this machine's gateway port.
   let port = options.port ?? (env.PORT ? Number(env.PORT) : 8080);
   // A free port is held while the services start, so no other process takes it meanwhile.
@@ -142,6 +116,7 @@ export async function startAllInOne(
     );
     return {
       url: gateway.url,
+      secrets,
       services,
       close: async () => {
         await gateway.close();
@@ -155,6 +130,17 @@ export async function startAllInOne(
   }
 }
 
+/** Text cut into indented lines of at most 78 characters, for a terminal. */
+function wrapped(text: string): string {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + word.length < 76) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines.map((line) => `  ${line}`).join('\n');
+}
+
 async function main() {
   try {
     const log = createLogger({ name: 'haven', pretty: process.stdout.isTTY });
@@ -162,6 +148,7 @@ async function main() {
     const app = await startAllInOne();
     const shown = process.env.APP_URL ?? app.url.replace('127.0.0.1', 'localhost');
     process.stdout.write(`\n  Haven is running at ${shown}\n  (Ctrl-C stops it)\n\n`);
+    if (app.secrets.keyCreated) process.stdout.write(`${wrapped(keyNotice(app.secrets.file))}\n\n`);
     onShutdown(() => app.close(), log);
   } catch (err) {
     const message = err instanceof ConfigError ? err.message : `Start-up failed: ${(err as Error).message}`;
