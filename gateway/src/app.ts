@@ -207,9 +207,8 @@ function createGatewayApp(options: GatewayOptions): Express {
     if (!ready) log.warn({ checks: results }, 'not ready');
     // Anyone may ask whether the site is up; which part is down is the operator's to know.
     const operator = options.operator;
-    if (operator && presentsOperatorToken(req.headers.authorization, operator.token))
-      res.status(ready ? 200 : 503).json({ status, checks: results });
-    else res.status(ready ? 200 : 503).json({ status });
+    const told = operator && presentsOperatorToken(req.headers.authorization, operator.token);
+    res.status(ready ? 200 : 503).json(told ? { status, checks: results } : { status });
   });
 
   const api = express.Router();

@@ -1,6 +1,6 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { unavailable } from '@haven/kit/errors';
-import { tooManyAttempts } from '@haven/kit/rate-limit';
+import { rateLimitKey, tooManyAttempts } from '@haven/kit/rate-limit';
 import type { Redis } from '@haven/kit/redis';
 
 /**
@@ -27,12 +27,10 @@ export const DEVICE_COOKIE = 'haven_device';
 const DEVICE_COOKIE_MAX_ACCOUNTS = 5;
 export const DEVICE_COOKIE_MAX_AGE_MS = 365 * 24 * 3600 * 1000;
 
-const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 32);
-
 export function createLoginThrottle(redis: Redis, options: { prefix: string; deviceKey: Buffer }) {
   const pairKey = (email: string, address: string) =>
-    `${options.prefix}:rl:login-pair:${digest(`${email.toLowerCase()}\n${address}`)}`;
-  const accountKey = (email: string) => `${options.prefix}:rl:login-account:${digest(email.toLowerCase())}`;
+    rateLimitKey(options.prefix, { name: 'login-pair', key: `${email}\n${address}` });
+  const accountKey = (email: string) => rateLimitKey(options.prefix, { name: 'login-account', key: email });
   const proofOf = (email: string) =>
     createHmac('sha256', options.deviceKey)
       .update(`login-device\n${email.toLowerCase()}`)
