@@ -1,6 +1,11 @@
 #!/bin/sh
 # Runs one part of the stack, chosen by SERVICE (see the Dockerfile).
 set -e
+# `docker compose run --rm portability-worker backup|restore FILE [--clean]`: the backup command
+# (README, "Backups"), with the container's DATABASE_URL and BACKUP_URL.
+case "${1:-}" in
+  backup|restore) exec node services/portability/dist/backup.js "$@" ;;
+esac
 case "$SERVICE" in
   gateway) exec node gateway/dist/main.js ;;
   auth|thoughts|insights|assistant|integrations|portability) exec node "services/$SERVICE/dist/main.js" ;;

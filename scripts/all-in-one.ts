@@ -8,6 +8,7 @@ import path from 'node:path';
 import { SERVICE_NAMES, type ServiceName } from '@haven/contracts/routes';
 import { ConfigError, loadConfig, type Config } from '@haven/kit/config';
 import { openDatabase } from '@haven/kit/db';
+import { claimDataDir, DataDirBusy } from '@haven/kit/instance-lock';
 import { createLogger } from '@haven/kit/logger';
 import { startTracing } from '@haven/kit/tracing';
 import { reservePort } from '@haven/kit/net';
@@ -54,7 +55,12 @@ export async function startAllInOne(
   const dataDir = path.resolve(env.DATA_DIR || './data');
   mkdirSync(dataDir, { recursive: true });
   env.DATA_DIR = dataDir;
+  // PGlite has no lock of its own: two processes on one folder would corrupt it.
+  const release = env.DATABASE_URL ? () => undefined : claimDataDir(dataDir);
   const secrets = ensureLocalSecrets(env, dataDir);
+  // Nightly backups of the journal, beside it unless told otherwise (README, "Backups"); an empty
+  // BACKUP_URL turns them off.
+  env.BACKUP_URL ??= path.join(dataDir, 'backups');
   // E-mailed links need the public address; without APP_URL it is this machine's gateway port.
   let port = options.port ?? (env.PORT ? Number(env.PORT) : 8080);
   // A free port is held while the services start, so no other process takes it meanwhile.
@@ -75,11 +81,21 @@ export async function startAllInOne(
   const database = config.DATABASE_URL ? undefined : await openDatabase({ dataDir });
   const services: RunningService[] = [];
   const stopAll = async () => {
+    process.off('SIGUSR2', backupNow);
     for (const s of services.reverse()) await s.close();
     await database?.close();
     await redis.stop();
     await stopTracing?.();
+    release();
   };
+  // `npm run backup` while this runs: the one process that may open the PGlite folder takes it.
+  const backupNow = () => {
+    const portability = services.find((s) => s.name === 'portability');
+    portability?.deps.queues
+      .add('backup.run', { at: new Date().toISOString() })
+      .catch((err: unknown) => log.error({ err }, 'could not queue the backup asked for'));
+  };
+  process.on('SIGUSR2', backupNow);
   // Filled as the services start; internal calls read it when they are made, after start-up.
   const urls = {} as Record<ServiceName, string>;
   try {
@@ -151,7 +167,8 @@ async function main() {
     if (app.secrets.keyCreated) process.stdout.write(`${wrapped(keyNotice(app.secrets.file))}\n\n`);
     onShutdown(() => app.close(), log);
   } catch (err) {
-    const message = err instanceof ConfigError ? err.message : `Start-up failed: ${(err as Error).message}`;
+    const known = err instanceof ConfigError || err instanceof DataDirBusy;
+    const message = known ? (err as Error).message : `Start-up failed: ${(err as Error).message}`;
     process.stderr.write(`\n${message}\n`);
     process.exit(1);
   }

@@ -21,6 +21,8 @@ const entries = [
     in: 'services/integrations/src/domain/mail/parse-sandbox.ts',
     out: 'services/integrations/dist/mail-sandbox.js',
   },
+  // `npm run backup` / `npm run restore`, and the image's `backup` / `restore` commands.
+  { in: 'services/portability/src/backup-cli.ts', out: 'services/portability/dist/backup.js' },
   { in: 'gateway/src/main.ts', out: 'gateway/dist/main.js' },
   { in: 'scripts/all-in-one.ts', out: 'dist/all-in-one.js' },
 ];

@@ -62,6 +62,7 @@ const samples: { [Q in QueueName]: [JobPayload<Q>, JobPayload<Q>] } = {
     { integrationId: 4, expiresAt: 1_795_000_000 },
     { integrationId: 4, expiresAt: 1_795_003_600 },
   ],
+  'backup.run': [{ at: '2026-05-05T03:00:00.000Z' }, { at: '2026-05-06T03:00:00.000Z' }],
 };
 
 describe('JOBS', () => {
@@ -91,6 +92,7 @@ describe('JOBS', () => {
     ]);
     expect([...queuesConsumedBy('auth')].sort()).toEqual(['mail.send', 'user.deletion.report']);
     expect([...queuesConsumedBy('portability')].sort()).toEqual([
+      'backup.run',
       'data.export',
       'data.import',
       'user.delete.portability',

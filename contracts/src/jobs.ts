@@ -200,6 +200,13 @@ export const JOBS = {
     z.object({ userId: Id, transferId: OpaqueId, step: z.number().int().positive() }),
     (p) => [p.userId, p.transferId, p.step],
   ),
+  /**
+   * portability: a backup of the whole database (every service's schema) for the time the schedule
+   * named (BACKUP_CRON) or the operator asked; one job, and one file, per time.
+   */
+  'backup.run': defineQueue('backup.run', 'portability', z.object({ at: IsoDateTime }), (p) => [
+    Date.parse(p.at),
+  ]),
 } as const;
 
 /** The services that hold a user's data besides auth, each deleting it from its own queue. */

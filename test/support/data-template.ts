@@ -27,6 +27,8 @@ export function testProductEnv(dataDir: string): NodeJS.ProcessEnv {
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
     HOST: '127.0.0.1',
+    // No nightly backup in the middle of a test (test/backup.test.ts turns them on).
+    BACKUP_URL: '',
   };
 }
 

@@ -1,3 +1,4 @@
+import { CronExpressionParser } from 'cron-parser';
 import { z } from 'zod';
 
 /** Thrown when the environment does not describe a runnable process; the message names each variable. */
@@ -153,6 +154,35 @@ export const ConfigSchema = z.object({
    */
   IMPORT_SANDBOX_HEAP_MB: withDefault(z.coerce.number().int().min(16).max(4096), '192'),
   IMPORT_SANDBOX_TIME_MS: withDefault(z.coerce.number().int().min(100).max(600_000), '20000'),
+  /**
+   * Where the scheduled backups of the whole database go: a folder (a path or a file:// URL; a mounted
+   * volume in compose and Kubernetes). Unset: no scheduled backups (`npm start` sets DATA_DIR/backups).
+   */
+  BACKUP_URL: optional(
+    z
+      .string()
+      .refine((v) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) || v.startsWith('file://'), {
+        message: 'must be a folder (a path, or a file:// URL)',
+      })
+      .transform((v) => (v.startsWith('file://') ? new URL(v).pathname : v)),
+  ),
+  /** When backups are taken: a cron expression, in the machine's time zone (default 03:00 nightly). */
+  BACKUP_CRON: withDefault(
+    z.string().refine(
+      (v) => {
+        try {
+          CronExpressionParser.parse(v);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { message: 'must be a cron expression, e.g. "0 3 * * *" (03:00 every night)' },
+    ),
+    '0 3 * * *',
+  ),
+  /** How many backups are kept: each new one removes the oldest beyond this number. */
+  BACKUP_KEEP: withDefault(z.coerce.number().int().min(1).max(10_000), '14'),
   /** How often each connected mail or calendar account is synced while its autoSync is on. */
   SYNC_INTERVAL_MS: withDefault(z.coerce.number().int().min(1000).max(86_400_000), '300000'),
   /**

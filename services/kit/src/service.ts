@@ -34,6 +34,8 @@ export interface ServiceDeps {
   config: Config;
   log: Logger;
   db: Db;
+  /** The connection behind `db` (a backup reads the whole database through it). */
+  connection: DatabaseConnection;
   redis: Redis;
   queues: QueueRegistry;
   cipher: FieldCipher;
@@ -129,6 +131,7 @@ export async function startService(def: ServiceDefinition, options: StartOptions
     config,
     log,
     db,
+    connection: conn,
     redis,
     queues,
     cipher: createFieldCipher(

@@ -3,10 +3,12 @@ import { createRateLimiter } from '@haven/kit/rate-limit';
 import type { ServiceDefinition } from '@haven/kit/service';
 import { userDeletionJob } from '@haven/kit/user-deletion';
 import { outbox } from './db/schema';
+import { createBackupSchedule } from './domain/backup/schedule';
 import { createBlobStore } from './domain/blob-store';
 import { sandboxBudgets } from './domain/import/sandbox/sandbox';
 import { createPortability } from './domain/portability';
 import { createTransfers } from './domain/transfers';
+import { backupJob } from './jobs/backup.job';
 import { exportJob } from './jobs/export.job';
 import { importJob } from './jobs/import.job';
 import { portabilityRoutes } from './routes/portability.routes';
@@ -33,11 +35,18 @@ export const portabilityService: ServiceDefinition = {
       stepMs: deps.config.IMPORT_STEP_MS,
       sandbox: sandboxBudgets(deps.config.IMPORT_SANDBOX_HEAP_MB, deps.config.IMPORT_SANDBOX_TIME_MS),
     });
+    const backups = createBackupSchedule({
+      settings: deps.config,
+      connection: deps.connection,
+      registry: deps.metrics.registry,
+      log: deps.log,
+    });
     return {
       routes: [portabilityRoutes(transfers, createRateLimiter(deps.redis, deps.config.REDIS_PREFIX))],
       jobs: [
         exportJob(portability),
         importJob(portability),
+        backupJob(backups),
         userDeletionJob('portability', { uow: deps.uow, schema: 'portability' }),
       ],
       reconcilers: [
@@ -53,6 +62,7 @@ export const portabilityService: ServiceDefinition = {
           everyMs: 60_000,
           findOverdue: () => portability.stalled('import'),
         },
+        ...backups.reconcilers,
       ],
       periodic: [{ name: 'portability-sweep', everyMs: 10 * 60_000, run: () => portability.sweep() }],
     };

@@ -1,0 +1,174 @@
+/**
+ * `npm run backup` and `npm run restore FILE` (and, in the image, `backup` / `restore FILE` as the
+ * container's command): the whole database, every service's schema, to and from a backup file.
+ *
+ *   backup            takes a backup now into BACKUP_URL (default DATA_DIR/backups)
+ *   backup --list     lists the backups there, with size, time and checksum
+ *   restore FILE      restores FILE (a path, or a name in BACKUP_URL) into an empty database
+ *   restore FILE --clean   replaces what the database holds (PGlite's old folder is kept aside)
+ *
+ * With DATABASE_URL it works on that PostgreSQL, while the services run (a backup) or are stopped (a
+ * restore). Without, on the PGlite folder of `npm start`: a backup asks the running process to take
+ * it, and a restore wants it stopped.
+ */
+import { existsSync } from 'node:fs';
+import { readdir, rename } from 'node:fs/promises';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '@haven/kit/config';
+import { openDatabase, type DatabaseConnection } from '@haven/kit/db';
+import { runningFrom } from '@haven/kit/instance-lock';
+import { createLogger } from '@haven/kit/logger';
+import { createBackups, restoreBackup, RestoreRefused } from './domain/backup/backups';
+import { BackupFileError } from './domain/backup/format';
+import { serviceSchemas } from './domain/backup/schemas';
+import { BackupChecksumError, directoryStore, takenAtOf, type BackupFile } from './domain/backup/store';
+
+interface Settings {
+  dataDir: string;
+  databaseUrl?: string;
+  backupDir: string;
+  keep: number;
+}
+
+/** Only what a backup needs: no secret is read, since a backup holds none and needs none. */
+function settingsFrom(env: NodeJS.ProcessEnv): Settings {
+  const config = loadConfig({
+    ...env,
+    INTERNAL_SECRET: 'x'.repeat(32),
+    DATA_ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'),
+  });
+  const dataDir = path.resolve(config.DATA_DIR);
+  return {
+    dataDir,
+    databaseUrl: config.DATABASE_URL,
+    backupDir: path.resolve(config.BACKUP_URL ?? path.join(dataDir, 'backups')),
+    keep: config.BACKUP_KEEP,
+  };
+}
+
+const log = createLogger({ name: 'backup', level: 'warn', pretty: process.stderr.isTTY });
+const say = (line = ''): void => void process.stdout.write(`${line}\n`);
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+async function withDatabase<T>(s: Settings, run: (conn: DatabaseConnection) => Promise<T>): Promise<T> {
+  const conn = await openDatabase(
+    s.databaseUrl ? { url: s.databaseUrl, poolSize: 2 } : { dataDir: s.dataDir },
+  );
+  try {
+    return await run(conn);
+  } finally {
+    await conn.close();
+  }
+}
+
+const KEY_REMINDER =
+  'The backup holds no key. Keep the DATA_ENCRYPTION_KEY (for npm start: data/secrets.json) apart from it: without that key the journal cannot be read.';
+
+/** Asks the running `npm start` to take a backup now, and waits for the file. */
+async function backupByRunningProcess(s: Settings, pid: number): Promise<BackupFile> {
+  const store = directoryStore(s.backupDir);
+  const before = new Set((await store.list()).map((f) => f.name));
+  const asked = Date.now();
+  process.kill(pid, 'SIGUSR2');
+  say(`Haven is running (process ${pid}): it is taking the backup…`);
+  while (Date.now() - asked < 30 * 60_000) {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const made = (await store.list()).find((f) => !before.has(f.name) && f.takenAt.getTime() >= asked - 1000);
+    if (made) return made;
+  }
+  throw new Error(`No backup appeared in ${s.backupDir}: see the log of the running Haven.`);
+}
+
+async function backup(s: Settings): Promise<void> {
+  const pid = s.databaseUrl ? null : runningFrom(s.dataDir);
+  const file = pid
+    ? await backupByRunningProcess(s, pid)
+    : await withDatabase(s, (conn) =>
+        createBackups({
+          conn,
+          store: directoryStore(s.backupDir),
+          services: serviceSchemas(),
+          keep: s.keep,
+          log,
+        }).take(new Date()),
+      );
+  say(`Backup written: ${path.join(s.backupDir, file.name)} (${mb(file.size)})`);
+  say(`Checksum (sha256): ${file.sha256}`);
+  say(KEY_REMINDER);
+}
+
+async function list(s: Settings): Promise<void> {
+  const files = await directoryStore(s.backupDir).list();
+  if (files.length === 0) return say(`No backups in ${s.backupDir}.`);
+  say(`Backups in ${s.backupDir}, oldest first:`);
+  for (const f of files)
+    say(`  ${f.name}  ${mb(f.size).padStart(9)}  ${f.takenAt.toISOString()}  ${f.sha256 ?? 'no checksum'}`);
+}
+
+/** FILE as given: a path, or the name of a backup in the backups folder. */
+function locate(s: Settings, file: string): { dir: string; name: string } {
+  const asPath = path.resolve(file);
+  if (existsSync(asPath)) return { dir: path.dirname(asPath), name: path.basename(asPath) };
+  return { dir: s.backupDir, name: file };
+}
+
+/** PGlite: with --clean the old folder is renamed aside (nothing is deleted); say where it went. */
+async function setAsideEmbedded(s: Settings, clean: boolean): Promise<void> {
+  const folder = path.join(s.dataDir, 'pgdata');
+  if (!clean || !existsSync(folder) || (await readdir(folder)).length === 0) return;
+  const aside = `${folder}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  await rename(folder, aside);
+  say(`The database that was there is kept in ${aside} (delete it once the restore is checked).`);
+}
+
+async function restore(s: Settings, file: string | undefined, clean: boolean): Promise<void> {
+  if (!file)
+    throw new RestoreRefused('Say which backup: npm run restore FILE (npm run backup -- --list shows them).');
+  const { dir, name } = locate(s, file);
+  if (!takenAtOf(name)) throw new RestoreRefused(`${file} is not a Haven backup (haven-<time>.backup.gz).`);
+  if (!s.databaseUrl) {
+    const pid = runningFrom(s.dataDir);
+    if (pid) throw new RestoreRefused(`Haven is running from ${s.dataDir} (process ${pid}): stop it first.`);
+    // Without --clean a folder that holds a journal is refused by the restore itself.
+    await setAsideEmbedded(s, clean);
+  }
+  const input = await directoryStore(dir).open(name);
+  const summary = await withDatabase(s, (conn) =>
+    restoreBackup({ conn, input, services: serviceSchemas(), clean, log }),
+  );
+  const rows = Object.values(summary.rows).reduce((a, b) => a + b, 0);
+  say(`Restored ${rows} rows from ${name} (taken ${summary.manifest.createdAt}).`);
+  if (!s.databaseUrl && !existsSync(path.join(s.dataDir, 'secrets.json')))
+    say(
+      `There is no ${path.join(s.dataDir, 'secrets.json')}: put back the copy you kept before npm start, or a new key is made and the journal cannot be read.`,
+    );
+  else say('Start Haven with the DATA_ENCRYPTION_KEY the backup was taken with.');
+}
+
+export async function main(argv = process.argv.slice(2), env = process.env): Promise<number> {
+  const [command, ...rest] = argv;
+  const flags = new Set(rest.filter((a) => a.startsWith('--')));
+  const args = rest.filter((a) => !a.startsWith('--'));
+  try {
+    const s = settingsFrom(env);
+    if (command === 'backup' && flags.has('--list')) await list(s);
+    else if (command === 'backup') await backup(s);
+    else if (command === 'restore') await restore(s, args[0], flags.has('--clean'));
+    else {
+      process.stderr.write('Usage: backup [--list] | restore FILE [--clean]\n');
+      return 2;
+    }
+    return 0;
+  } catch (err) {
+    const known =
+      err instanceof RestoreRefused ||
+      err instanceof BackupFileError ||
+      err instanceof BackupChecksumError ||
+      err instanceof ConfigError;
+    process.stderr.write(`\n${known ? (err as Error).message : `Failed: ${(err as Error).stack}`}\n`);
+    return 1;
+  }
+}
+
+if (process.argv[1] && /backup(-cli)?\.(ts|js)$/.test(process.argv[1]))
+  void main().then((code) => process.exit(code));
