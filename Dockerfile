@@ -74,9 +74,10 @@ COPY --from=build /app/externals.json docker/externals.json
 COPY docker/check-runtime-deps.mjs docker/entrypoint.sh docker/healthcheck.sh docker/
 # The build fails here when a bundle cannot load a package it imports, from where that bundle lives.
 # DATA_DIR: nothing durable lives there when DATABASE_URL and SMTP_URL are set (as in compose); it
-# must only be writable by the node user.
+# must only be writable by the node user. /backups: where compose mounts the backups volume (a new
+# volume takes this folder's owner, so the node user can write it).
 RUN node docker/check-runtime-deps.mjs docker/externals.json \
-  && mkdir -p /app/data && chown node:node /app/data \
+  && mkdir -p /app/data /backups && chown node:node /app/data /backups \
   && chmod +x docker/entrypoint.sh docker/healthcheck.sh && ln -s /app/docker/entrypoint.sh /entrypoint.sh
 USER node
 EXPOSE 3000

@@ -5,6 +5,7 @@
  */
 import os from 'node:os';
 import { benchAssistant } from './assistant.bench';
+import { benchBackup } from './backup.bench';
 import { benchGateway } from './gateway.bench';
 import { benchInsights } from './insights.bench';
 import { benchIntegrations } from './integrations.bench';
@@ -29,6 +30,7 @@ await benchInsights();
 await benchAssistant();
 await benchIntegrations();
 await benchPortability();
+await benchBackup();
 await benchReplicas();
 await benchLighthouse();
 await benchOverlay();

@@ -155,23 +155,28 @@ if ! compose up -d --no-build "${scale_args[@]}"; then
   sleep 15
   compose up -d --no-build "${scale_args[@]}"
 fi
+# Waits until every container of the stack is healthy (at most $healthy_timeout s from $t0).
+wait_healthy() {
+  while :; do
+    states=$(docker ps -a --filter "label=com.docker.compose.project=$project" --format '{{.Names}} {{.Status}}')
+    total=$(printf '%s\n' "$states" | grep -c . || true)
+    healthy=$(printf '%s\n' "$states" | grep -c '(healthy)' || true)
+    if [ "$total" -ge "$expected" ] && [ "$healthy" = "$total" ]; then
+      healthy_secs=$(($(now) - t0))
+      return
+    fi
+    if [ $(($(now) - t0)) -gt "$healthy_timeout" ]; then
+      echo "not all healthy after ${healthy_timeout} s ($healthy of $total, $expected expected):"
+      printf '%s\n' "$states" | grep -v '(healthy)' || true
+      exit 1
+    fi
+    sleep 2
+  done
+}
 healthy_secs=
-while :; do
-  states=$(docker ps -a --filter "label=com.docker.compose.project=$project" --format '{{.Names}} {{.Status}}')
-  total=$(printf '%s\n' "$states" | grep -c . || true)
-  healthy=$(printf '%s\n' "$states" | grep -c '(healthy)' || true)
-  if [ "$total" -ge "$expected" ] && [ "$healthy" = "$total" ]; then
-    healthy_secs=$(($(now) - t0))
-    break
-  fi
-  if [ $(($(now) - t0)) -gt "$healthy_timeout" ]; then
-    echo "not all healthy after ${healthy_timeout} s ($healthy of $total, $expected expected):"
-    printf '%s\n' "$states" | grep -v '(healthy)' || true
-    exit 1
-  fi
-  sleep 2
-done
-echo "up -> all $total containers healthy: ${healthy_secs} s"
+wait_healthy
+up_secs=$healthy_secs
+echo "up -> all $total containers healthy: ${up_secs} s"
 # A container that crashed on its way up and was restarted is healthy now but shows a restart count:
 # say which, with its fatal log lines. STRICT_RESTARTS=1 makes that a failure.
 restarts=$(docker ps -aq --filter "label=com.docker.compose.project=$project" \
@@ -191,10 +196,33 @@ t0=$(now)
 HAVEN_URL=http://127.0.0.1:8080 MAILDEV_URL=http://127.0.0.1:1080 node scripts/compose-walk.mjs 2>&1 | tee "$walk_log"
 walk_secs=$(($(now) - t0))
 
+# ---- the restore drill: a journal backed up, the database destroyed, restored into a fresh one ----
+log "restore drill"
+t0=$(now)
+drill_state="$workdir/drill.json"
+HAVEN_URL=http://127.0.0.1:8080 MAILDEV_URL=http://127.0.0.1:1080 node scripts/compose-drill.mjs write "$drill_state"
+compose run --rm --no-deps -T portability-worker backup | tee "$workdir/backup.out"
+backup_file=$(sed -n 's/^Backup written: \([^ ]*\).*/\1/p' "$workdir/backup.out")
+[ -n "$backup_file" ] || { echo "the backup command wrote no backup"; exit 1; }
+# Destroyed: every container stopped, the database's and the queues' volumes gone.
+compose stop >/dev/null 2>&1
+compose rm -f postgres redis >/dev/null 2>&1
+docker volume rm "${project}_postgres-data" "${project}_redis-data" >/dev/null
+compose up -d --no-build postgres redis >/dev/null 2>&1
+until compose exec -T postgres pg_isready -U haven -d haven -q; do
+  [ $(($(now) - t0)) -lt "$healthy_timeout" ] || { echo "PostgreSQL did not come back"; exit 1; }
+  sleep 2
+done
+compose run --rm --no-deps -T portability-worker restore "$backup_file"
+compose up -d --no-build "${scale_args[@]}" >/dev/null 2>&1
+wait_healthy
+HAVEN_URL=http://127.0.0.1:8080 node scripts/compose-drill.mjs check "$drill_state"
+drill_secs=$(($(now) - t0))
+
 if [ "${OBSERVABILITY:-}" = 1 ]; then
   log "prometheus targets"
   EXPECTED_TARGETS=$scraped scripts/prometheus-targets.sh
 fi
 
 status=0
-log "compose stack passed: build ${build_secs} s, up->healthy ${healthy_secs} s, walk ${walk_secs} s"
+log "compose stack passed: build ${build_secs} s, up->healthy ${up_secs} s, walk ${walk_secs} s, restore drill ${drill_secs} s"

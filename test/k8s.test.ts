@@ -1,11 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import { CronJob } from 'kubernetes-models/batch/v1/CronJob';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Namespace } from 'kubernetes-models/v1/Namespace';
+import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import { Service } from 'kubernetes-models/v1/Service';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
@@ -25,11 +27,13 @@ const baseDir = path.join(k8sDir, 'base');
 /** The schema class for each kind the manifests may hold; any other kind is a failure. */
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'apps/v1 Deployment': Deployment,
+  'batch/v1 CronJob': CronJob,
   'autoscaling/v2 HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'networking.k8s.io/v1 Ingress': Ingress,
   'policy/v1 PodDisruptionBudget': PodDisruptionBudget,
   'v1 ConfigMap': ConfigMap,
   'v1 Namespace': Namespace,
+  'v1 PersistentVolumeClaim': PersistentVolumeClaim,
   'v1 Service': Service,
 };
 const PARTS: readonly string[] = ['gateway', ...SERVICE_NAMES];

@@ -48,7 +48,8 @@ function settingsFrom(env: NodeJS.ProcessEnv): Settings {
 
 const log = createLogger({ name: 'backup', level: 'warn', pretty: process.stderr.isTTY });
 const say = (line = ''): void => void process.stdout.write(`${line}\n`);
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const size = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 async function withDatabase<T>(s: Settings, run: (conn: DatabaseConnection) => Promise<T>): Promise<T> {
   const conn = await openDatabase(
@@ -92,7 +93,7 @@ async function backup(s: Settings): Promise<void> {
           log,
         }).take(new Date()),
       );
-  say(`Backup written: ${path.join(s.backupDir, file.name)} (${mb(file.size)})`);
+  say(`Backup written: ${path.join(s.backupDir, file.name)} (${size(file.size)})`);
   say(`Checksum (sha256): ${file.sha256}`);
   say(KEY_REMINDER);
 }
@@ -102,7 +103,7 @@ async function list(s: Settings): Promise<void> {
   if (files.length === 0) return say(`No backups in ${s.backupDir}.`);
   say(`Backups in ${s.backupDir}, oldest first:`);
   for (const f of files)
-    say(`  ${f.name}  ${mb(f.size).padStart(9)}  ${f.takenAt.toISOString()}  ${f.sha256 ?? 'no checksum'}`);
+    say(`  ${f.name}  ${size(f.size).padStart(9)}  ${f.takenAt.toISOString()}  ${f.sha256 ?? 'no checksum'}`);
 }
 
 /** FILE as given: a path, or the name of a backup in the backups folder. */
