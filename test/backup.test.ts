@@ -5,11 +5,12 @@
  * settings read back through the API as they were.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { generateKey } from '@haven/kit/crypto';
 import { startAllInOne, type AllInOne } from '../scripts/all-in-one';
 import { startSmtpCatcher } from './doubles/smtp-catcher';
 import { createAccount } from './e2e/harness';
@@ -114,6 +115,17 @@ describe('backup and restore of npm start', () => {
     await app.close();
     app = undefined;
     rmSync(path.join(dataDir, 'pgdata'), { recursive: true, force: true });
+
+    // A key other than the backup's is refused: the journal would not be readable.
+    const secrets = path.join(dataDir, 'secrets.json');
+    const kept = readFileSync(secrets, 'utf8');
+    writeFileSync(secrets, JSON.stringify({ ...JSON.parse(kept), DATA_ENCRYPTION_KEY: generateKey() }));
+    const otherKey = await cli(['restore', path.basename(file)], dataDir);
+    expect(otherKey.code).toBe(1);
+    expect(otherKey.out).toMatch(
+      /This backup was written with the key [0-9a-f]{8}, but the key here is [0-9a-f]{8}/,
+    );
+    writeFileSync(secrets, kept);
 
     const restored = await cli(['restore', path.basename(file)], dataDir);
     expect(restored.out).toMatch(/Restored \d+ rows from haven-/);

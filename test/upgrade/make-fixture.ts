@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { keyIdOf } from '@haven/kit/crypto';
 import { openDatabase } from '@haven/kit/db';
 import { createLogger } from '@haven/kit/logger';
 import { startAllInOne } from '../../scripts/all-in-one';
@@ -63,9 +64,9 @@ async function main(release: string) {
   const conn = await openDatabase({ dataDir });
   const log = createLogger({ name: 'fixture', level: 'warn' });
   const store = directoryStore(path.join(dataDir, 'backups'));
-  const file = await createBackups({ conn, store, services: serviceSchemas(), keep: 1, log }).take(
-    new Date(),
-  );
+  const keyId = keyIdOf(Buffer.from(keys.DATA_ENCRYPTION_KEY, 'base64'));
+  const backups = createBackups({ conn, store, services: serviceSchemas(), keep: 1, keyId, log });
+  const file = await backups.take(new Date());
   await conn.close();
   mkdirSync(out, { recursive: true });
   copyFileSync(path.join(store.location, file.name), path.join(out, 'haven.backup.gz'));

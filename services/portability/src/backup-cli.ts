@@ -6,15 +6,17 @@
  *   backup --list     lists the backups there, with size, time and checksum
  *   restore FILE      restores FILE (a path, or a name in BACKUP_URL) into an empty database
  *   restore FILE --clean   replaces what the database holds (PGlite's old folder is kept aside)
+ *   restore FILE --other-key   restores a backup written with a key that is not configured here
  *
  * With DATABASE_URL it works on that PostgreSQL, while the services run (a backup) or are stopped (a
  * restore). Without, on the PGlite folder of `npm start`: a backup asks the running process to take
  * it, and a restore wants it stopped.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '@haven/kit/config';
+import { keyIdOf } from '@haven/kit/crypto';
 import { openDatabase, type DatabaseConnection } from '@haven/kit/db';
 import { runningFrom } from '@haven/kit/instance-lock';
 import { createLogger } from '@haven/kit/logger';
@@ -28,6 +30,24 @@ interface Settings {
   databaseUrl?: string;
   backupDir: string;
   keep: number;
+  /** The ids of the keys configured (current first), or null when none is: never the keys themselves. */
+  keyIds: string[] | null;
+}
+
+/**
+ * The ids of the journal's keys: DATA_ENCRYPTION_KEY and DATA_ENCRYPTION_OLD_KEYS from the
+ * environment, else (for npm start) the key in DATA_DIR/secrets.json.
+ */
+function keyIdsFrom(env: NodeJS.ProcessEnv, dataDir: string, embedded: boolean): string[] | null {
+  const idOf = (key: string) => keyIdOf(Buffer.from(key.trim(), 'base64'));
+  if (env.DATA_ENCRYPTION_KEY)
+    return [env.DATA_ENCRYPTION_KEY, ...(env.DATA_ENCRYPTION_OLD_KEYS ?? '').split(',')]
+      .filter((k) => k.trim())
+      .map(idOf);
+  const file = path.join(dataDir, 'secrets.json');
+  if (!embedded || !existsSync(file)) return null;
+  const stored = JSON.parse(readFileSync(file, 'utf8')) as { DATA_ENCRYPTION_KEY?: string };
+  return stored.DATA_ENCRYPTION_KEY ? [idOf(stored.DATA_ENCRYPTION_KEY)] : null;
 }
 
 /** Only what a backup needs: no secret is read, since a backup holds none and needs none. */
@@ -35,7 +55,7 @@ function settingsFrom(env: NodeJS.ProcessEnv): Settings {
   const config = loadConfig({
     ...env,
     INTERNAL_SECRET: 'x'.repeat(32),
-    DATA_ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'),
+    DATA_ENCRYPTION_KEY: env.DATA_ENCRYPTION_KEY || Buffer.alloc(32).toString('base64'),
   });
   const dataDir = path.resolve(config.DATA_DIR);
   return {
@@ -43,6 +63,7 @@ function settingsFrom(env: NodeJS.ProcessEnv): Settings {
     databaseUrl: config.DATABASE_URL,
     backupDir: path.resolve(config.BACKUP_URL ?? path.join(dataDir, 'backups')),
     keep: config.BACKUP_KEEP,
+    keyIds: keyIdsFrom(env, dataDir, !config.DATABASE_URL),
   };
 }
 
@@ -90,6 +111,7 @@ async function backup(s: Settings): Promise<void> {
           store: directoryStore(s.backupDir),
           services: serviceSchemas(),
           keep: s.keep,
+          keyId: s.keyIds?.[0] ?? null,
           log,
         }).take(new Date()),
       );
@@ -122,7 +144,12 @@ async function setAsideEmbedded(s: Settings, clean: boolean): Promise<void> {
   say(`The database that was there is kept in ${aside} (delete it once the restore is checked).`);
 }
 
-async function restore(s: Settings, file: string | undefined, clean: boolean): Promise<void> {
+async function restore(
+  s: Settings,
+  file: string | undefined,
+  flags: { clean: boolean; otherKey: boolean },
+): Promise<void> {
+  const { clean } = flags;
   if (!file)
     throw new RestoreRefused('Say which backup: npm run restore FILE (npm run backup -- --list shows them).');
   const { dir, name } = locate(s, file);
@@ -135,15 +162,26 @@ async function restore(s: Settings, file: string | undefined, clean: boolean): P
   }
   const input = await directoryStore(dir).open(name);
   const summary = await withDatabase(s, (conn) =>
-    restoreBackup({ conn, input, services: serviceSchemas(), clean, log }),
+    restoreBackup({
+      conn,
+      input,
+      services: serviceSchemas(),
+      clean,
+      keyIds: s.keyIds ?? undefined,
+      otherKey: flags.otherKey,
+      log,
+    }),
   );
   const rows = Object.values(summary.rows).reduce((a, b) => a + b, 0);
   say(`Restored ${rows} rows from ${name} (taken ${summary.manifest.createdAt}).`);
-  if (!s.databaseUrl && !existsSync(path.join(s.dataDir, 'secrets.json')))
+  const needs = summary.manifest.keyId ? ` (its id: ${summary.manifest.keyId})` : '';
+  if (!s.keyIds)
     say(
-      `There is no ${path.join(s.dataDir, 'secrets.json')}: put back the copy you kept before npm start, or a new key is made and the journal cannot be read.`,
+      s.databaseUrl
+        ? `Start Haven with the DATA_ENCRYPTION_KEY the backup was taken with${needs}.`
+        : `There is no ${path.join(s.dataDir, 'secrets.json')}: put back the copy you kept${needs} before npm start, or a new key is made and the journal cannot be read.`,
     );
-  else say('Start Haven with the DATA_ENCRYPTION_KEY the backup was taken with.');
+  else say('Start Haven with the same DATA_ENCRYPTION_KEY.');
 }
 
 export async function main(argv = process.argv.slice(2), env = process.env): Promise<number> {
@@ -154,9 +192,10 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
     const s = settingsFrom(env);
     if (command === 'backup' && flags.has('--list')) await list(s);
     else if (command === 'backup') await backup(s);
-    else if (command === 'restore') await restore(s, args[0], flags.has('--clean'));
+    else if (command === 'restore')
+      await restore(s, args[0], { clean: flags.has('--clean'), otherKey: flags.has('--other-key') });
     else {
-      process.stderr.write('Usage: backup [--list] | restore FILE [--clean]\n');
+      process.stderr.write('Usage: backup [--list] | restore FILE [--clean] [--other-key]\n');
       return 2;
     }
     return 0;

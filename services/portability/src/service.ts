@@ -38,6 +38,7 @@ export const portabilityService: ServiceDefinition = {
     const backups = createBackupSchedule({
       settings: deps.config,
       connection: deps.connection,
+      keyId: deps.cipher.currentKeyId,
       registry: deps.metrics.registry,
       log: deps.log,
     });

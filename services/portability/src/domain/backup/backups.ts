@@ -47,6 +47,8 @@ export interface BackupsDeps {
   services: readonly ServiceSchema[];
   /** How many backups to keep: older ones are removed after each new one. */
   keep: number;
+  /** The id of the key the data is written with (recorded in the manifest), when known. */
+  keyId?: string | null;
   log: Logger;
 }
 
@@ -86,6 +88,7 @@ export function createBackups(deps: BackupsDeps): Backups {
               services: deps.services.map((s) => s.name),
               engine: conn.kind,
               createdAt: at,
+              keyId: deps.keyId ?? null,
             }),
           );
         } catch (err) {
@@ -126,6 +129,10 @@ export interface RestoreOptions {
   services: readonly ServiceSchema[];
   /** Replace an install that holds data (its schemas are dropped first). */
   clean?: boolean;
+  /** The ids of the keys configured here (current and old), when known: a backup written with none of them is refused. */
+  keyIds?: readonly string[];
+  /** Restore even when the backup's key is not among `keyIds`. */
+  otherKey?: boolean;
   log: Logger;
 }
 
@@ -174,6 +181,15 @@ async function migrateTo(conn: DatabaseConnection, service: ServiceSchema, count
   }
 }
 
+/** A backup whose key is not configured here would restore into a journal no one can read. */
+function refuseOtherKey(manifest: BackupManifest, options: RestoreOptions): void {
+  const { keyIds } = options;
+  if (!manifest.keyId || !keyIds || keyIds.includes(manifest.keyId) || options.otherKey) return;
+  throw new RestoreRefused(
+    `This backup was written with the key ${manifest.keyId}, but the key here is ${keyIds.join(', ')}: Haven could not read it. Put back the DATA_ENCRYPTION_KEY you kept (for npm start: data/secrets.json), or pass --other-key to restore anyway.`,
+  );
+}
+
 /** Empties the database for the restore: refuses when it holds data, unless told to replace it. */
 async function prepareTarget(options: RestoreOptions, manifest: BackupManifest): Promise<void> {
   const names = options.services.map((s) => s.name);
@@ -199,6 +215,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreSum
   const first = await parts.next();
   if (first.done || first.value.kind !== 'manifest') throw new BackupFileError('Not a Haven backup');
   const manifest = first.value.manifest;
+  refuseOtherKey(manifest, options);
   const known = new Map(options.services.map((s) => [s.name, s]));
   const replay = new Map<string, number>();
   for (const [name, level] of Object.entries(manifest.services)) {

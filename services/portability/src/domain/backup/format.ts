@@ -27,6 +27,8 @@ const Manifest = z.object({
   version: z.literal(BACKUP_FORMAT_VERSION),
   createdAt: z.string(),
   engine: z.enum(['pg', 'pglite']),
+  /** The id (keyIdOf) of the DATA_ENCRYPTION_KEY its rows were written with, when the taker knew it. */
+  keyId: z.string().nullable().optional(),
   services: z.record(z.string(), z.object({ count: z.number().int(), last: z.number().nullable() })),
   schemas: z.array(z.string()),
   sequences: z.array(
@@ -74,6 +76,8 @@ export interface BackupScope {
   services: readonly string[];
   engine: BackupManifest['engine'];
   createdAt: Date;
+  /** The current key's id, when known: a restore can tell the key it will need. */
+  keyId: string | null;
 }
 
 /** Writes the whole snapshot to `out` (uncompressed; not ended). Resolves with the rows per table. */
@@ -90,6 +94,7 @@ export async function writeBackup(
     version: BACKUP_FORMAT_VERSION,
     createdAt: scope.createdAt.toISOString(),
     engine: scope.engine,
+    keyId: scope.keyId,
     services,
     schemas,
     sequences: await snapshot.sequences(schemas),

@@ -65,6 +65,8 @@ function backupMetrics(registry: Registry, backups: Backups | undefined) {
 export function createBackupSchedule(deps: {
   settings: BackupSettings;
   connection: DatabaseConnection;
+  /** The id of the current DATA_ENCRYPTION_KEY, recorded in each backup. */
+  keyId: string;
   registry: Registry;
   log: Logger;
 }): BackupSchedule {
@@ -75,6 +77,7 @@ export function createBackupSchedule(deps: {
         store: directoryStore(settings.BACKUP_URL),
         services: serviceSchemas(),
         keep: settings.BACKUP_KEEP,
+        keyId: deps.keyId,
         log: deps.log,
       })
     : undefined;
