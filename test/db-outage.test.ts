@@ -93,6 +93,7 @@ describe.skipIf(!bin)(title, () => {
       LOG_LEVEL: process.env.OUTAGE_LOG_LEVEL ?? 'silent',
       NODE_ENV: 'test',
       HOST: '127.0.0.1',
+      BACKUP_URL: '',
     };
     app = await startAllInOne(env, { port: 0 });
     // startAllInOne filled in the secrets; the same configuration signs a session for our user.

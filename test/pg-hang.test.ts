@@ -52,6 +52,7 @@ describe.skipIf(!bin)('a hanging PostgreSQL', () => {
       LOG_LEVEL: 'silent',
       NODE_ENV: 'test',
       HOST: '127.0.0.1',
+      BACKUP_URL: '',
     };
     app = await startAllInOne(env, { port: 0 });
     cookie = await sessionCookie(loadConfig(env), 91);

@@ -38,6 +38,7 @@ describe('a hanging Redis', () => {
       LOG_LEVEL: 'silent',
       NODE_ENV: 'test',
       HOST: '127.0.0.1',
+      BACKUP_URL: '',
     };
     await until(
       () =>
