@@ -69,6 +69,7 @@ COPY --from=build /app/services/integrations/drizzle services/integrations/drizz
 COPY --from=build /app/services/portability/dist services/portability/dist
 COPY --from=build /app/services/portability/drizzle services/portability/drizzle
 COPY --from=build /app/gateway/dist gateway/dist
+COPY --from=build /app/dist/rekey.js /app/dist/rekey.js.map dist/
 COPY --from=build /app/frontend/dist frontend/dist
 COPY --from=build /app/externals.json docker/externals.json
 COPY docker/check-runtime-deps.mjs docker/entrypoint.sh docker/healthcheck.sh docker/

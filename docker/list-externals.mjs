@@ -20,6 +20,8 @@ const bundles = [
       : [];
   }),
   'gateway/dist/main.js',
+  // The operator's re-encryption command (`rekey`), run from the same image.
+  'dist/rekey.js',
 ];
 const builtins = new Set(builtinModules);
 const isBuiltin = (p) => p.startsWith('node:') || builtins.has(p) || builtins.has(p.split('/')[0]);

@@ -25,6 +25,8 @@ const entries = [
   { in: 'services/portability/src/backup-cli.ts', out: 'services/portability/dist/backup.js' },
   { in: 'gateway/src/main.ts', out: 'gateway/dist/main.js' },
   { in: 'scripts/all-in-one.ts', out: 'dist/all-in-one.js' },
+  // `npm run rekey`, and the image's `rekey` command.
+  { in: 'scripts/rekey.ts', out: 'dist/rekey.js' },
 ];
 
 /** npm packages stay external (resolved from node_modules at run time); our workspaces are bundled. */

@@ -20,6 +20,7 @@ import { keyIdOf } from '@haven/kit/crypto';
 import { openDatabase, type DatabaseConnection } from '@haven/kit/db';
 import { runningFrom } from '@haven/kit/instance-lock';
 import { createLogger } from '@haven/kit/logger';
+import { RESTORE_APPLICATION } from './db/backup.repository';
 import { createBackups, restoreBackup, RestoreRefused } from './domain/backup/backups';
 import { BackupFileError } from './domain/backup/format';
 import { serviceSchemas } from './domain/backup/schemas';
@@ -72,9 +73,16 @@ const say = (line = ''): void => void process.stdout.write(`${line}\n`);
 const size = (bytes: number) =>
   bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
+/** The database URL with this command's application_name, so a restore does not count its own sessions. */
+function restoreUrl(url: string): string {
+  const named = new URL(url);
+  named.searchParams.set('application_name', RESTORE_APPLICATION);
+  return named.toString();
+}
+
 async function withDatabase<T>(s: Settings, run: (conn: DatabaseConnection) => Promise<T>): Promise<T> {
   const conn = await openDatabase(
-    s.databaseUrl ? { url: s.databaseUrl, poolSize: 2 } : { dataDir: s.dataDir },
+    s.databaseUrl ? { url: restoreUrl(s.databaseUrl), poolSize: 2 } : { dataDir: s.dataDir },
   );
   try {
     return await run(conn);

@@ -42,6 +42,8 @@ import { openMetadata, sealMetadata } from './message-metadata';
 import { writeReply, type ReplyOutput, type ReplySources } from './reply';
 import { weekStartOf } from '@haven/contracts/weekly-review';
 import { reviewRequest, reviewTitle, writeReview } from './review';
+import { titleContext, contentContext, audioContext } from './contexts';
+export { titleContext, contentContext, audioContext };
 
 /** What the assistant domain is built from, once, by the composition root. */
 export interface AssistantDeps {
@@ -77,9 +79,6 @@ function reviewOf(metadata: Record<string, unknown> | null): string | null {
 }
 
 /** Encryption contexts: a value only decrypts as what it is, for its own owner. */
-export const titleContext = (userId: number) => `assistant.title:${userId}`;
-export const contentContext = (userId: number) => `assistant.message:${userId}`;
-const audioContext = (userId: number) => `assistant.audio:${userId}`;
 
 /**
  * The assistant domain: conversations and their messages, every flow scoped to the acting user (an

@@ -2,10 +2,9 @@ import type { FieldCipher } from '@haven/kit/crypto';
 import type { Db } from '@haven/kit/db';
 import type { Logger } from '@haven/kit/logger';
 import { metadataToSeal, sealMessageMetadata, type MessageRow } from '../db/conversations.repository';
+import { metadataContext } from './contexts';
 
 export type MessageMetadata = Record<string, unknown>;
-
-const metadataContext = (userId: number) => `assistant.metadata:${userId}`;
 
 /**
  * A message's metadata as stored: one encrypted JSON value, like the message's text. An assistant

@@ -6,8 +6,8 @@ import type { Emit } from '@haven/kit/unit-of-work';
 import { findMail, insertMail, markMailSent } from '../db/mail.repository';
 import type { MailMessage } from '../mail/messages';
 import type { MailTransport } from '../mail/transport';
-
-export const MAIL_CONTEXT = 'auth.outgoing_mail';
+import { MAIL_CONTEXT } from './contexts';
+export { MAIL_CONTEXT };
 
 /**
  * Queues a message inside the caller's unit of work: the encrypted message and its `mail.send`

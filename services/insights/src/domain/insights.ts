@@ -26,6 +26,7 @@ import { aiInsight } from './engine/ai';
 import { localInsight } from './engine/local';
 import type { InsightContent } from './engine/types';
 import { periodOf, periodsContaining, type Period } from './periods';
+import { contentContext } from './contexts';
 
 /** What the insights domain reads from other services, for one user at a time. */
 export interface InsightSources {
@@ -54,7 +55,6 @@ const RECONCILE_AFTER_SECONDS = 2 * 60;
 
 export type InsightAnswer = { status: 'ready'; insight: Insight } | { status: 'pending' };
 
-const contentContext = (userId: number) => `insights.content:${userId}`;
 const sameInstant = (a: Date | null | undefined, b: string | null) =>
   (a ? a.getTime() : null) === (b ? new Date(b).getTime() : null);
 

@@ -16,6 +16,8 @@ import {
 import type { Logger } from '@haven/kit/logger';
 import type { IntegrationRow, IntegrationsRepository } from '../db/integrations.repository';
 import { oauthClient, type GoogleOAuthClient, type GoogleSettings } from './google';
+import { tokenContext, rulesContext, accountContext } from './contexts';
+export { tokenContext, rulesContext, accountContext };
 
 export type Row = IntegrationRow;
 
@@ -33,10 +35,6 @@ export const MESSAGES = {
   emailNotFound: 'Email not found',
   eventNotFound: 'Event not found',
 } as const;
-
-export const tokenContext = (userId: number) => `integrations.token:${userId}`;
-export const rulesContext = (userId: number) => `integrations.rules:${userId}`;
-export const accountContext = (userId: number) => `integrations.account:${userId}`;
 
 /**
  * What a Google error says about the connection itself, as the message the user reads; null when

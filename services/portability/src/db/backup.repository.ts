@@ -51,7 +51,15 @@ export interface Loader {
   setSequence(value: SequenceValue): Promise<void>;
   /** Drops the schemas and the migration records of `services` (a restore over an existing install). */
   dropAll(schemas: readonly string[], services: readonly string[]): Promise<void>;
+  /**
+   * How many other sessions are connected to the database (Haven's services still running), those
+   * named RESTORE_APPLICATION (this restore's own) aside. Always 0 on PGlite, which has one.
+   */
+  otherSessions(): Promise<number>;
 }
+
+/** The application_name a restore's connections carry, so they are not taken for running services. */
+export const RESTORE_APPLICATION = 'haven-restore';
 
 type Query = <T>(text: string, params?: unknown[]) => Promise<T[]>;
 
@@ -198,6 +206,15 @@ function pgLoader(client: pg.PoolClient): Loader {
     },
     setSequence: (s) => setSequence(query, s),
     dropAll: (schemas, services) => dropSchemas(query, schemas, services),
+    otherSessions: async () => {
+      const [row] = await query<{ n: number }>(
+        `select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'
+            and coalesce(application_name, '') <> $1`,
+        [RESTORE_APPLICATION],
+      );
+      return row!.n;
+    },
   };
 }
 
@@ -250,6 +267,7 @@ function pgliteLoader(tx: Transaction): Loader {
     },
     setSequence: (s) => setSequence(query, s),
     dropAll: (schemas, services) => dropSchemas(query, schemas, services),
+    otherSessions: async () => 0,
   };
 }
 

@@ -10,6 +10,7 @@ import {
   deleteBlob,
   findBlob,
 } from '../db/blobs.repository';
+import { contextOf } from './contexts';
 
 /** Bytes per stored chunk: what one read or write of a file holds in memory at a time. */
 export const CHUNK_BYTES = 512 * 1024;
@@ -34,7 +35,6 @@ export interface StoredBlob {
  * reading the rest, which is what a zip reader needs.
  */
 export function createBlobStore({ db, cipher }: { db: Db; cipher: FieldCipher }) {
-  const contextOf = (blobId: string, seq: number) => `portability.blob:${blobId}:${seq}`;
   const decrypt = (blobId: string, seq: number, dataEnc: string) =>
     cipher.decryptBytes(dataEnc, contextOf(blobId, seq));
 

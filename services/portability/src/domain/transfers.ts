@@ -25,6 +25,8 @@ import {
   reportOf,
 } from '../db/transfers.repository';
 import type { BlobStore } from './blob-store';
+import { reportContext } from './contexts';
+export { reportContext };
 
 export const TRANSFER_MESSAGES = {
   notFound: 'Export not found',
@@ -46,7 +48,6 @@ const newId = () => randomBytes(12).toString('base64url');
 const DOWNLOAD_CLAIM_SECONDS = 90;
 
 /** Encryption context of an import's report lines (file names say a lot). */
-export const reportContext = (transferId: string) => `portability.report:${transferId}`;
 
 /** Exports and imports as their owner sees them; another user's is not found (404). */
 export function createTransfers({

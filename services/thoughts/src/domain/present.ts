@@ -3,6 +3,8 @@ import type { StoredCategory } from '@haven/contracts/common';
 import type { FieldCipher } from '@haven/kit/crypto';
 import type { ThoughtListRow } from '../db/thoughts.repository';
 import type { TagSealer } from './tags';
+import { contentContext, audioContext } from './contexts';
+export { contentContext, audioContext };
 
 /** Voice entries keep this marker at the start of their stored content. */
 export const VOICE_MARKER = '🎤';
@@ -11,8 +13,6 @@ export const withVoiceMarker = (text: string) => (text ? `${VOICE_MARKER} ${text
 export const withoutVoiceMarker = (text: string) => text.replace(/^🎤\s*/u, '');
 
 /** Encryption context: a value only decrypts as content of its own owner's thoughts. */
-export const contentContext = (userId: number) => `thoughts.content:${userId}`;
-export const audioContext = (userId: number) => `thoughts.audio:${userId}`;
 
 /** Presenter: exactly the fields that leave the service, content and tags decrypted, content unmarked. */
 export function presentThought(row: ThoughtListRow, cipher: FieldCipher, tags: TagSealer): Thought {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { createBlindIndex } from '@haven/kit/blind-index';
 import { DecryptionError, type FieldCipher } from '@haven/kit/crypto';
+import { tagsContext } from './contexts';
 
 /** Encryption context: tags only decrypt as tags of their own owner's thoughts. */
-export const tagsContext = (userId: number) => `thoughts.tags:${userId}`;
 
 /** How a tag is compared: the way the contract de-duplicates them (trimmed, case-insensitive). */
 export const normaliseTag = (tag: string) => tag.trim().toLowerCase();

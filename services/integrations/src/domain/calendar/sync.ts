@@ -2,11 +2,11 @@ import type { calendar_v3 } from 'googleapis';
 import type { CalendarEvent } from '@haven/contracts/calendar';
 import type { FieldCipher } from '@haven/kit/crypto';
 import type { CalendarEventsRepository } from '../../db/calendar-events.repository';
+import { eventContext } from '../contexts';
+export { eventContext };
 
 /** How far ahead invitations are looked for. */
 export const CALENDAR_WINDOW_DAYS = 60;
-
-export const eventContext = (userId: number) => `integrations.event:${userId}`;
 
 type GoogleEvent = calendar_v3.Schema$Event;
 

@@ -11,6 +11,8 @@ import type { ParseMail } from './mail-parser';
 import type { ParsedMessage } from './message';
 import { isReplyCandidate, threadAwaitsUser, type ThreadMessage } from './needs-reply';
 import { threadReader, type ThreadReader } from './thread-reader';
+import { mailContext } from '../contexts';
+export { mailContext };
 
 /** How far back the first sync reaches, and how many messages it keeps at most. */
 export const MAIL_WINDOW_DAYS = 30;
@@ -29,8 +31,6 @@ export const CachedMail = z.object({
   hasRemoteImages: z.boolean().optional(),
 });
 export type CachedMail = z.infer<typeof CachedMail>;
-
-export const mailContext = (userId: number) => `integrations.mail:${userId}`;
 
 /** Gmail said the history id is too old to continue from: a full sync starts over. */
 const historyGone = (err: unknown) => (err as { status?: number }).status === 404;

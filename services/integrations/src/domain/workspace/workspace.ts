@@ -18,8 +18,7 @@ import { tokenContext, type Accounts, type Row } from '../accounts';
 import { notionClient, slackClient, type ProviderSettings } from '../providers';
 import { excerptOf, notionGrantLost, notionRestricted, paragraphs, searchPages } from './notion';
 import { readSlack, slackGrantLost, slackScopeMissing } from './slack';
-
-export const itemContext = (userId: number) => `integrations.item:${userId}`;
+import { itemContext } from '../contexts';
 
 export const WORKSPACE_MESSAGES = {
   noSlack: 'No Slack workspace is connected. Connect Slack on the Integrations page first.',

@@ -7,6 +7,7 @@ import { openDatabase, runMigrations, type DatabaseConnection } from '@haven/kit
 import { createLogger } from '@haven/kit/logger';
 import { createScratchDatabase } from '@haven/kit/testing';
 import { createBackups, latestSlot, restoreBackup, RestoreRefused } from './backups';
+import { RESTORE_APPLICATION } from '../../db/backup.repository';
 import { BackupFileError } from './format';
 import { serviceSchemas } from './schemas';
 import { BackupChecksumError, directoryStore } from './store';
@@ -16,7 +17,7 @@ const services = serviceSchemas();
 
 interface Engine {
   name: string;
-  open(): Promise<{ conn: DatabaseConnection; drop(): Promise<void> }>;
+  open(): Promise<{ conn: DatabaseConnection; url?: string; drop(): Promise<void> }>;
 }
 
 const engines: Engine[] = [
@@ -33,9 +34,13 @@ if (process.env.DATABASE_URL)
     name: 'PostgreSQL',
     open: async () => {
       const scratch = await createScratchDatabase(process.env.DATABASE_URL!);
-      const conn = await openDatabase({ url: scratch.url, poolSize: 4 });
+      // As the restore command names its sessions, so they are not taken for running services.
+      const url = new URL(scratch.url);
+      url.searchParams.set('application_name', RESTORE_APPLICATION);
+      const conn = await openDatabase({ url: url.toString(), poolSize: 4 });
       return {
         conn,
+        url: scratch.url,
         drop: async () => {
           await conn.close();
           await scratch.drop();
@@ -73,6 +78,10 @@ async function seed(conn: DatabaseConnection, users: number) {
   );
 }
 
+/** Backups of `conn` into `dir`, keeping five. */
+const backupsOf = (conn: DatabaseConnection, dir: string) =>
+  createBackups({ conn, store: directoryStore(dir), services, keep: 5, log });
+
 const snapshotOf = async (conn: DatabaseConnection) => ({
   users: await query(conn, `select * from auth.users order by id`),
   thoughts: await query(conn, `select * from thoughts.thoughts order by id`),
@@ -94,7 +103,7 @@ describe.each(engines)('backup and restore on $name', (engine) => {
   });
 
   it('restores every row, byte for byte, into an empty database, and its sequences go on from there', async () => {
-    const backups = createBackups({ conn: source.conn, store: directoryStore(dir), services, keep: 5, log });
+    const backups = backupsOf(source.conn, dir);
     const file = await backups.take(new Date('2026-01-02T03:00:00Z'));
     expect(file.name).toBe('haven-2026-01-02T03-00-00-000Z.backup.gz');
     expect(file.sha256).toMatch(/^[0-9a-f]{64}$/);
@@ -129,7 +138,7 @@ describe.each(engines)('backup and restore on $name', (engine) => {
   });
 
   it('refuses a database that holds a journal, and replaces it only when told to', async () => {
-    const backups = createBackups({ conn: source.conn, store: directoryStore(dir), services, keep: 5, log });
+    const backups = backupsOf(source.conn, dir);
     const file = await backups.take(new Date('2026-01-03T03:00:00Z'));
     const target = await engine.open();
     try {
@@ -213,13 +222,7 @@ describe.runIf(process.env.DATABASE_URL)('a backup taken while writers run (Post
           }
         }
       })();
-      const backups = createBackups({
-        conn: source.conn,
-        store: directoryStore(dir),
-        services,
-        keep: 5,
-        log,
-      });
+      const backups = backupsOf(source.conn, dir);
       while (pairs < 5) await new Promise((resolve) => setTimeout(resolve, 5));
       const file = await backups.take(new Date());
       writing = false;
@@ -236,6 +239,36 @@ describe.runIf(process.env.DATABASE_URL)('a backup taken while writers run (Post
       expect(counts!.users).toBeLessThan(pairs);
       expect(counts).toEqual({ users: counts!.users, pairs: counts!.users, matched: counts!.users });
     } finally {
+      await source.drop();
+      await target.drop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)('a restore under running services (PostgreSQL)', () => {
+  it('is refused while another session is connected, and goes ahead once it is gone', async () => {
+    const source = await engines[1]!.open();
+    const target = await engines[1]!.open();
+    const dir = await mkdtemp(path.join(tmpdir(), 'haven-backups-'));
+    const { default: pg } = await import('pg');
+    const service = new pg.Client({ connectionString: target.url });
+    try {
+      await migrateAll(source.conn);
+      await seed(source.conn, 2);
+      const backups = backupsOf(source.conn, dir);
+      const file = await backups.take(new Date());
+      await service.connect();
+      const restore = async () =>
+        restoreBackup({ conn: target.conn, input: await backups.store.open(file.name), services, log });
+      await expect(restore()).rejects.toThrow(
+        /1 other connection is open to this database: stop Haven's services/,
+      );
+      await service.end();
+      await restore();
+      expect((await snapshotOf(target.conn)).users).toHaveLength(2);
+    } finally {
+      await service.end().catch(() => undefined);
       await source.drop();
       await target.drop();
       await rm(dir, { recursive: true, force: true });

@@ -195,6 +195,11 @@ async function prepareTarget(options: RestoreOptions, manifest: BackupManifest):
   const names = options.services.map((s) => s.name);
   const schemas = [...new Set([...names, ...manifest.schemas])];
   await withLoader(options.conn, async (loader) => {
+    const others = await loader.otherSessions();
+    if (others > 0)
+      throw new RestoreRefused(
+        `${others} other connection${others === 1 ? ' is' : 's are'} open to this database: stop Haven's services first (docker compose stop, or scale the Deployments to 0), then restore.`,
+      );
     const rows = await loader.rowCount(await loader.tables(schemas));
     if (rows > 0 && !options.clean)
       throw new RestoreRefused(

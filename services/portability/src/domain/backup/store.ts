@@ -3,7 +3,7 @@
  * one file, `haven-<time>.backup.gz`, written under a temporary name and renamed once complete, beside
  * a `<file>.sha256` in `sha256sum` format (so `sha256sum -c` checks it by hand too).
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -72,6 +72,18 @@ async function sha256Of(file: string): Promise<string> {
   return h.digest();
 }
 
+/** A day: long past any backup's writing, so a `.partial` that old was left by a crash. */
+const STALE_PARTIAL_MS = 24 * 3600 * 1000;
+
+async function removeStalePartials(folder: string): Promise<void> {
+  for (const name of await readdir(folder)) {
+    if (!name.endsWith('.partial')) continue;
+    const file = path.join(folder, name);
+    const { mtimeMs } = await stat(file).catch(() => ({ mtimeMs: Date.now() }));
+    if (Date.now() - mtimeMs > STALE_PARTIAL_MS) await rm(file, { force: true });
+  }
+}
+
 export function directoryStore(dir: string): BackupStore {
   const folder = path.resolve(dir);
   const file = (name: string) => {
@@ -107,7 +119,9 @@ export function directoryStore(dir: string): BackupStore {
     async write(name, produce) {
       await mkdir(folder, { recursive: true });
       const target = file(name);
-      const partial = path.join(folder, `.${name}.partial`);
+      await removeStalePartials(folder);
+      // Its own name: a retry on another replica writing the same backup never shares the file.
+      const partial = path.join(folder, `.${name}.${randomBytes(4).toString('hex')}.partial`);
       const h = hasher();
       const sink = createWriteStream(partial, { mode: 0o600 });
       const done = pipeline(h, sink);

@@ -21,9 +21,10 @@ import { contentContext, withoutVoiceMarker } from '../present';
 import type { MeaningSearch } from '../search/meaning-port';
 import type { TagSealer } from '../tags';
 import { MeaningCache, UserCodes } from './codes';
+import { embeddingContext } from '../contexts';
+export { embeddingContext };
 
 /** Encryption context: a vector only decrypts as an embedding of its own owner's thought. */
-export const embeddingContext = (userId: number) => `thoughts.embedding:${userId}`;
 
 /** The longest text embedded (a thought's content and tags), in characters: about 2,000 tokens. */
 export const MAX_EMBEDDED_CHARS = 8000;
