@@ -22,16 +22,6 @@ export interface ServiceSchema {
   migrationsFolder: string;
 }
 
-/** Checks a cron expression, for the settings: the message says what is wrong. */
-export function cronProblem(expression: string): string | null {
-  try {
-    CronExpressionParser.parse(expression);
-    return null;
-  } catch (err) {
-    return (err as Error).message;
-  }
-}
-
 /** The machine's time zone (TZ, or the system's), in which BACKUP_CRON is read. */
 const localTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 

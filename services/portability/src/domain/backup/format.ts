@@ -17,7 +17,7 @@
 import { createInterface } from 'node:readline';
 import { Transform, type Readable, type Writable } from 'node:stream';
 import { z } from 'zod';
-import type { MigrationLevel, SequenceValue, Snapshot, TableInfo } from '../../db/backup.repository';
+import type { MigrationLevel, Snapshot, TableInfo } from '../../db/backup.repository';
 
 export const BACKUP_FORMAT = 'haven-backup';
 export const BACKUP_FORMAT_VERSION = 1;
@@ -190,5 +190,3 @@ export async function* readBackup(input: Readable): AsyncGenerator<BackupPart> {
       throw new BackupFileError(`Damaged backup: ${key} should have ${n} rows, it has ${counted[key] ?? 0}`);
   yield { kind: 'end', rows: end.rows };
 }
-
-export type { MigrationLevel, SequenceValue };
