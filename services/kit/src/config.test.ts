@@ -33,6 +33,21 @@ describe('configuration', () => {
     expect(message).not.toContain('short-secret');
   });
 
+  it('takes a folder, a file:// URL or an s3:// bucket for backups, and says what else it wants', () => {
+    expect(loadConfig({ ...valid, BACKUP_URL: '/var/backups' }).BACKUP_URL).toBe('/var/backups');
+    expect(loadConfig({ ...valid, BACKUP_URL: 'file:///var/backups' }).BACKUP_URL).toBe('/var/backups');
+    expect(loadConfig({ ...valid, BACKUP_URL: 's3://haven-backups/nightly' }).BACKUP_URL).toBe(
+      's3://haven-backups/nightly',
+    );
+    expect(() => loadConfig({ ...valid, BACKUP_URL: 'https://example.com/backups' })).toThrow(
+      'BACKUP_URL: must be a folder (a path, or a file:// URL) or a bucket (s3://bucket/prefix)',
+    );
+    expect(() => loadConfig({ ...valid, BACKUP_URL: 's3://Bad_Bucket' })).toThrow(/BACKUP_URL/);
+    expect(() => loadConfig({ ...valid, BACKUP_S3_ENDPOINT: 'minio:9000' })).toThrow(
+      'BACKUP_S3_ENDPOINT: must be a URL starting with http:// or https://',
+    );
+  });
+
   it('says a required variable is required', () => {
     expect(() => loadConfig({ ...valid, INTERNAL_SECRET: undefined })).toThrow(
       'INTERNAL_SECRET: is required',

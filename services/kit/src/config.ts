@@ -156,16 +156,33 @@ export const ConfigSchema = z.object({
   IMPORT_SANDBOX_TIME_MS: withDefault(z.coerce.number().int().min(100).max(600_000), '20000'),
   /**
    * Where the scheduled backups of the whole database go: a folder (a path or a file:// URL; a mounted
-   * volume in compose and Kubernetes). Unset: no scheduled backups (`npm start` sets DATA_DIR/backups).
+   * volume in compose and Kubernetes) or an S3-compatible bucket (s3://bucket/prefix). Unset: no
+   * scheduled backups (`npm start` sets DATA_DIR/backups).
    */
   BACKUP_URL: optional(
     z
       .string()
-      .refine((v) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) || v.startsWith('file://'), {
-        message: 'must be a folder (a path, or a file:// URL)',
-      })
+      .refine(
+        (v) =>
+          !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) ||
+          v.startsWith('file://') ||
+          /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/.test(v),
+        { message: 'must be a folder (a path, or a file:// URL) or a bucket (s3://bucket/prefix)' },
+      )
       .transform((v) => (v.startsWith('file://') ? new URL(v).pathname : v)),
   ),
+  /**
+   * The S3-compatible server of an s3:// BACKUP_URL when it is not AWS (MinIO, R2, B2, Garage…),
+   * e.g. http://minio:9000. Credentials and region: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION.
+   */
+  BACKUP_S3_ENDPOINT: optional(url(['http:', 'https:'])),
+  /**
+   * The bucket's access key (the AWS SDK's own names). Unset: the SDK's default chain (its shared
+   * files, a container or instance role, Kubernetes' web identity).
+   */
+  AWS_ACCESS_KEY_ID: optional(z.string().min(1)),
+  AWS_SECRET_ACCESS_KEY: optional(z.string().min(1)),
+  AWS_REGION: optional(z.string().min(1)),
   /** When backups are taken: a cron expression, in the machine's time zone (default 03:00 nightly). */
   BACKUP_CRON: withDefault(
     z.string().refine(

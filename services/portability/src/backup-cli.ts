@@ -2,9 +2,9 @@
  * `npm run backup` and `npm run restore FILE` (and, in the image, `backup` / `restore FILE` as the
  * container's command): the whole database, every service's schema, to and from a backup file.
  *
- *   backup            takes a backup now into BACKUP_URL (default DATA_DIR/backups)
+ *   backup            takes a backup now into BACKUP_URL, a folder or s3:// bucket (default DATA_DIR/backups)
  *   backup --list     lists the backups there, with size, time and checksum
- *   restore FILE      restores FILE (a path, or a name in BACKUP_URL) into an empty database
+ *   restore FILE      restores FILE (a path, or a backup's name in BACKUP_URL) into an empty database
  *   restore FILE --clean   replaces what the database holds (PGlite's old folder is kept aside)
  *   restore FILE --other-key   restores a backup written with a key that is not configured here
  *
@@ -24,12 +24,22 @@ import { RESTORE_APPLICATION } from './db/backup.repository';
 import { createBackups, restoreBackup, RestoreRefused } from './domain/backup/backups';
 import { BackupFileError } from './domain/backup/format';
 import { serviceSchemas } from './domain/backup/schemas';
-import { BackupChecksumError, directoryStore, takenAtOf, type BackupFile } from './domain/backup/store';
+import {
+  BackupChecksumError,
+  directoryStore,
+  takenAtOf,
+  type BackupFile,
+  type BackupStore,
+} from './domain/backup/store';
+import { backupStoreAt, isBucketUrl } from './domain/backup/stores';
 
 interface Settings {
   dataDir: string;
   databaseUrl?: string;
-  backupDir: string;
+  /** Where backups are: BACKUP_URL's folder or bucket. */
+  store: BackupStore;
+  /** Whether that is a bucket (else a folder, whose files the messages name by path). */
+  inBucket: boolean;
   keep: number;
   /** The ids of the keys configured (current first), or null when none is: never the keys themselves. */
   keyIds: string[] | null;
@@ -59,10 +69,12 @@ function settingsFrom(env: NodeJS.ProcessEnv): Settings {
     DATA_ENCRYPTION_KEY: env.DATA_ENCRYPTION_KEY || Buffer.alloc(32).toString('base64'),
   });
   const dataDir = path.resolve(config.DATA_DIR);
+  const backupUrl = config.BACKUP_URL || path.join(dataDir, 'backups');
   return {
     dataDir,
     databaseUrl: config.DATABASE_URL,
-    backupDir: path.resolve(config.BACKUP_URL ?? path.join(dataDir, 'backups')),
+    store: backupStoreAt(backupUrl, config),
+    inBucket: isBucketUrl(backupUrl),
     keep: config.BACKUP_KEEP,
     keyIds: keyIdsFrom(env, dataDir, !config.DATABASE_URL),
   };
@@ -96,7 +108,7 @@ const KEY_REMINDER =
 
 /** Asks the running `npm start` to take a backup now, and waits for the file. */
 async function backupByRunningProcess(s: Settings, pid: number): Promise<BackupFile> {
-  const store = directoryStore(s.backupDir);
+  const { store } = s;
   const before = new Set((await store.list()).map((f) => f.name));
   const asked = Date.now();
   process.kill(pid, 'SIGUSR2');
@@ -106,7 +118,7 @@ async function backupByRunningProcess(s: Settings, pid: number): Promise<BackupF
     const made = (await store.list()).find((f) => !before.has(f.name) && f.takenAt.getTime() >= asked - 1000);
     if (made) return made;
   }
-  throw new Error(`No backup appeared in ${s.backupDir}: see the log of the running Haven.`);
+  throw new Error(`No backup appeared in ${store.location}: see the log of the running Haven.`);
 }
 
 async function backup(s: Settings): Promise<void> {
@@ -116,31 +128,34 @@ async function backup(s: Settings): Promise<void> {
     : await withDatabase(s, (conn) =>
         createBackups({
           conn,
-          store: directoryStore(s.backupDir),
+          store: s.store,
           services: serviceSchemas(),
           keep: s.keep,
           keyId: s.keyIds?.[0] ?? null,
           log,
         }).take(new Date()),
       );
-  say(`Backup written: ${path.join(s.backupDir, file.name)} (${size(file.size)})`);
+  const where = s.inBucket
+    ? `${s.store.location.replace(/\/$/, '')}/${file.name}`
+    : path.join(s.store.location, file.name);
+  say(`Backup written: ${where} (${size(file.size)})`);
   say(`Checksum (sha256): ${file.sha256}`);
   say(KEY_REMINDER);
 }
 
 async function list(s: Settings): Promise<void> {
-  const files = await directoryStore(s.backupDir).list();
-  if (files.length === 0) return say(`No backups in ${s.backupDir}.`);
-  say(`Backups in ${s.backupDir}, oldest first:`);
+  const files = await s.store.list();
+  if (files.length === 0) return say(`No backups in ${s.store.location}.`);
+  say(`Backups in ${s.store.location}, oldest first:`);
   for (const f of files)
     say(`  ${f.name}  ${size(f.size).padStart(9)}  ${f.takenAt.toISOString()}  ${f.sha256 ?? 'no checksum'}`);
 }
 
-/** FILE as given: a path, or the name of a backup in the backups folder. */
-function locate(s: Settings, file: string): { dir: string; name: string } {
+/** FILE as given: a path on this machine, or the name of a backup in BACKUP_URL's folder or bucket. */
+function locate(s: Settings, file: string): { store: BackupStore; name: string } {
   const asPath = path.resolve(file);
-  if (existsSync(asPath)) return { dir: path.dirname(asPath), name: path.basename(asPath) };
-  return { dir: s.backupDir, name: file };
+  if (existsSync(asPath)) return { store: directoryStore(path.dirname(asPath)), name: path.basename(asPath) };
+  return { store: s.store, name: path.basename(file) };
 }
 
 /** PGlite: with --clean the old folder is renamed aside (nothing is deleted); say where it went. */
@@ -160,15 +175,14 @@ async function restore(
   const { clean } = flags;
   if (!file)
     throw new RestoreRefused('Say which backup: npm run restore FILE (npm run backup -- --list shows them).');
-  const { dir, name } = locate(s, file);
+  const { store, name } = locate(s, file);
   if (!takenAtOf(name)) throw new RestoreRefused(`${file} is not a Haven backup (haven-<time>.backup.gz).`);
-  if (!s.databaseUrl) {
-    const pid = runningFrom(s.dataDir);
-    if (pid) throw new RestoreRefused(`Haven is running from ${s.dataDir} (process ${pid}): stop it first.`);
-    // Without --clean a folder that holds a journal is refused by the restore itself.
-    await setAsideEmbedded(s, clean);
-  }
-  const input = await directoryStore(dir).open(name);
+  const pid = s.databaseUrl ? null : runningFrom(s.dataDir);
+  if (pid) throw new RestoreRefused(`Haven is running from ${s.dataDir} (process ${pid}): stop it first.`);
+  // Checked (and, from a bucket, fetched) before anything here is touched.
+  const input = await store.open(name);
+  // Without --clean a folder that holds a journal is refused by the restore itself.
+  if (!s.databaseUrl) await setAsideEmbedded(s, clean).catch((err) => (input.destroy(), Promise.reject(err)));
   const summary = await withDatabase(s, (conn) =>
     restoreBackup({
       conn,

@@ -1,9 +1,17 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseConnection } from '@haven/kit/db';
 import { until } from '@haven/kit/testing';
+import { startS3Double } from '../../../test/doubles/s3-server';
 import { startEveryService } from '../../../test/support/stack';
+import { backupStoreAt } from '../src/domain/backup/stores';
+import { newUser } from './support/imports';
+
+const CLI = path.resolve(import.meta.dirname, '../dist/backup.js');
 
 /** One series' value from a Prometheus text page. */
 function series(page: string, name: string): number {
@@ -49,5 +57,73 @@ describe('the scheduled backup', () => {
     // Once the folder can be written again, a retry writes the backup.
     rmSync(dir, { force: true });
     await until(() => existsSync(dir) && readdirSync(dir).some((f) => f.endsWith('.sha256')), 30_000);
+  });
+});
+
+async function rowCount(conn: DatabaseConnection, table: string): Promise<number> {
+  const text = `select count(*)::int as n from ${table}`;
+  const rows = conn.kind === 'pg' ? (await conn.pool.query(text)).rows : (await conn.client.query(text)).rows;
+  return (rows[0] as { n: number }).n;
+}
+
+describe('backups to an S3-compatible bucket', () => {
+  const root = mkdtempSync(path.join(tmpdir(), 'haven-backup-s3-'));
+  let s3: Awaited<ReturnType<typeof startS3Double>>;
+  let everything: Awaited<ReturnType<typeof startEveryService>>;
+  beforeAll(async () => {
+    s3 = await startS3Double();
+    everything = await startEveryService({ ...s3.env('nightly'), BACKUP_KEEP: '2', JOB_BACKOFF_MS: '20' });
+  });
+  afterAll(async () => {
+    await everything?.stop();
+    await s3?.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('takes the scheduled backup into the bucket, and npm run restore brings it back from there', async () => {
+    const portability = everything.stack.get('portability');
+    const bucket = backupStoreAt(s3.env('nightly').BACKUP_URL!, {
+      BACKUP_S3_ENDPOINT: s3.endpoint,
+      AWS_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+    });
+    const me = await newUser(everything.stack, 'bucketed');
+    for (const content of ['Rain on the skylight.', 'Letters to answer: two.']) {
+      const res = await fetch(`${everything.stack.get('thoughts').url}/api/thoughts`, {
+        method: 'POST',
+        headers: { ...everything.stack.headers('thoughts', me), 'content-type': 'application/json' },
+        body: JSON.stringify({ content }),
+      });
+      expect(res.status).toBe(201);
+    }
+    expect(await portability.reconcilers!.runOnce()).toBe(1);
+    await until(async () => (await bucket.list()).some((f) => f.sha256), 30_000);
+    const [file] = await bucket.list();
+    const page = await (await fetch(`${portability.url}/metrics`)).text();
+    expect(series(page, 'haven_backup_last_size_bytes')).toBe(file!.size);
+
+    // The command, as an operator runs it: the bucket's backups listed, one restored into a new
+    // (embedded) database by its name alone.
+    const env = { PATH: process.env.PATH, DATA_DIR: path.join(root, 'restored'), ...s3.env('nightly') };
+    const listed = await promisify(execFile)(process.execPath, [CLI, 'backup', '--list'], { env });
+    expect(listed.stdout).toContain(`Backups in s3://${s3.bucket}/nightly, oldest first:`);
+    expect(listed.stdout).toContain(`${file!.name}`);
+    expect(listed.stdout).toContain(file!.sha256!);
+    const restored = await promisify(execFile)(
+      process.execPath,
+      [CLI, 'restore', file!.name, '--other-key'],
+      { env },
+    );
+    expect(restored.stdout).toMatch(
+      new RegExp(`Restored \\d+ rows from ${file!.name.replace(/\./g, '\\.')}`),
+    );
+    const copy = await openDatabase({ dataDir: path.join(root, 'restored') });
+    try {
+      expect(await rowCount(copy, 'thoughts.thoughts')).toBe(2);
+      for (const table of ['auth.users', 'thoughts.thoughts', 'thoughts.search_grams'])
+        expect(await rowCount(copy, table)).toBe(await rowCount(portability.deps.connection, table));
+    } finally {
+      await copy.close();
+    }
   });
 });

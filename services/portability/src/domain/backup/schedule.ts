@@ -8,10 +8,10 @@ import type { Logger } from '@haven/kit/logger';
 import type { ReconcilerDefinition } from '@haven/kit/reconciler';
 import { createBackups, type Backups } from './backups';
 import { serviceSchemas } from './schemas';
-import { directoryStore } from './store';
+import { backupStoreAt, type BucketSettings } from './stores';
 
-export interface BackupSettings {
-  /** The folder backups go to; unset, nothing is scheduled and a queued backup is skipped. */
+export interface BackupSettings extends BucketSettings {
+  /** The folder or bucket backups go to; unset, nothing is scheduled and a queued backup is skipped. */
   BACKUP_URL?: string;
   BACKUP_CRON: string;
   BACKUP_KEEP: number;
@@ -74,7 +74,7 @@ export function createBackupSchedule(deps: {
   const backups = settings.BACKUP_URL
     ? createBackups({
         conn: deps.connection,
-        store: directoryStore(settings.BACKUP_URL),
+        store: backupStoreAt(settings.BACKUP_URL, settings),
         services: serviceSchemas(),
         keep: settings.BACKUP_KEEP,
         keyId: deps.keyId,

@@ -1,6 +1,6 @@
 /**
- * Where backups are kept. One adapter: a directory (a local folder, a mounted volume). Each backup is
- * one file, `haven-<time>.backup.gz`, written under a temporary name and renamed once complete, beside
+ * Where backups are kept, and the adapter for a directory (a local folder, a mounted volume; the
+ * other, an S3-compatible bucket, is in s3-store.ts). Each backup is one file, `haven-<time>.backup.gz`, written under a temporary name and renamed once complete, beside
  * a `<file>.sha256` in `sha256sum` format (so `sha256sum -c` checks it by hand too).
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -52,7 +52,8 @@ export class BackupChecksumError extends Error {
   override name = 'BackupChecksumError';
 }
 
-function hasher(): Transform & { digest(): string; size: number } {
+/** A pass-through that counts and hashes (sha256) what goes through it. */
+export function hasher(): Transform & { digest(): string; size: number } {
   const hash = createHash('sha256');
   const t = new Transform({
     transform(chunk: Buffer, _enc, done) {
