@@ -17,6 +17,7 @@ import { startAllInOne, type AllInOne } from '../scripts/all-in-one';
 import { startSmtpCatcher } from './doubles/smtp-catcher';
 import { createAccount } from './e2e/harness';
 import { testProductEnv } from './support/data-template';
+import { signIn } from './upgrade/fixture';
 import { PEOPLE, readJournal, writeJournal } from './upgrade/journal';
 import { apiFor } from './upgrade/make-fixture';
 import { buildPreviousVersion, commitOf, startPreviousVersion, subjectOf } from './upgrade/previous-version';
@@ -111,24 +112,11 @@ describe.runIf(process.env.DATABASE_URL)('the previous commit beside this one (a
     }
     for (const who of PEOPLE) {
       const [byOld, byNew] = shared(
-        await readJournal(apiFor(versions.previous, await cookieOf(versions.previous, who))),
-        await readJournal(apiFor(versions.current, await cookieOf(versions.current, who))),
+        await readJournal(await signIn(versions.previous, who)),
+        await readJournal(await signIn(versions.current, who)),
       );
       expect(byOld).toEqual(byNew);
       expect((byNew as { thoughts: unknown[] }).thoughts).toHaveLength(5);
     }
   }
 });
-
-async function cookieOf(base: string, who: { email: string; password: string }): Promise<string> {
-  const login = await fetch(`${base}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: who.email, password: who.password }),
-  });
-  if (login.status !== 200) throw new Error(`${who.email} could not sign in at ${base}: ${login.status}`);
-  return login.headers
-    .getSetCookie()
-    .find((c) => c.startsWith('haven_session='))!
-    .split(';')[0]!;
-}
