@@ -14,11 +14,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createScratchDatabase } from '@haven/kit/testing';
 import { startAllInOne, type AllInOne } from '../scripts/all-in-one';
+import { startGoogleDouble } from './doubles/google-server';
 import { startSmtpCatcher } from './doubles/smtp-catcher';
 import { createAccount } from './e2e/harness';
 import { testProductEnv } from './support/data-template';
 import { signIn } from './upgrade/fixture';
-import { PEOPLE, readJournal, writeJournal } from './upgrade/journal';
+import { connectGoogle, PEOPLE, readJournal, writeJournal } from './upgrade/journal';
 import { apiFor } from './upgrade/make-fixture';
 import { buildPreviousVersion, commitOf, startPreviousVersion, subjectOf } from './upgrade/previous-version';
 
@@ -57,6 +58,7 @@ describe.runIf(process.env.DATABASE_URL)('the previous commit beside this one (a
   const root = mkdtempSync(path.join(tmpdir(), 'haven-mixed-'));
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
   let smtp: Awaited<ReturnType<typeof startSmtpCatcher>>;
+  let google: Awaited<ReturnType<typeof startGoogleDouble>>;
   let current: AllInOne | undefined;
   let old: Awaited<ReturnType<typeof startPreviousVersion>> | undefined;
 
@@ -64,11 +66,13 @@ describe.runIf(process.env.DATABASE_URL)('the previous commit beside this one (a
     buildPreviousVersion(previous, path.join(root, 'previous'));
     scratch = await createScratchDatabase(process.env.DATABASE_URL!);
     smtp = await startSmtpCatcher();
+    google = await startGoogleDouble();
     // One database, one Redis (one key prefix: both versions' workers take the same queues), the same keys.
     const together = {
       REDIS_PREFIX: `mixed${randomBytes(4).toString('hex')}`,
       DATABASE_URL: scratch.url,
       SMTP_URL: smtp.url,
+      ...google.env,
       DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       JWT_SECRET: randomBytes(32).toString('hex'),
       INTERNAL_SECRET: randomBytes(32).toString('hex'),
@@ -88,6 +92,7 @@ describe.runIf(process.env.DATABASE_URL)('the previous commit beside this one (a
     await old?.stop();
     await current?.close();
     await smtp?.stop();
+    await google?.stop();
     await scratch?.drop();
     rmSync(root, { recursive: true, force: true });
   });
@@ -108,7 +113,10 @@ describe.runIf(process.env.DATABASE_URL)('the previous commit beside this one (a
     const writers = [versions.previous, versions.current];
     for (const [i, who] of PEOPLE.entries()) {
       const c = await createAccount(writers[i]!, smtp, who);
-      await writeJournal(apiFor(writers[i]!, `${c.name}=${c.value}`), who, i);
+      const api = apiFor(writers[i]!, `${c.name}=${c.value}`);
+      await writeJournal(api, who, i);
+      // Mail and calendar connected, synced and a draft saved, through the previous version.
+      if (i === 0) await connectGoogle(api, google, writers[i]!);
     }
     for (const who of PEOPLE) {
       const [byOld, byNew] = shared(

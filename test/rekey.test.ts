@@ -68,12 +68,19 @@ describe('rotating the key', () => {
     // The pass: everything else still under the old key is rewritten under the new one.
     const env = { ...testProductEnv(dataDir), ...rotated };
     const underOld = await countUnder(dataDir, keyIdOf(Buffer.from(oldKey, 'base64')));
-    // Every kind the fixture holds: thoughts and their audio, a conversation, its messages and their metadata, insights, an export.
+    // Every kind the fixture holds: thoughts and their audio, a conversation, its messages and their
+    // metadata, insights, Google's tokens, cached mail and calendar, an export.
     expect(Object.keys(underOld).sort()).toEqual([
       'assistant.conversations.title_enc',
       'assistant.messages.content_enc',
       'assistant.messages.metadata_enc',
       'insights.insights.content_enc',
+      'integrations.calendar_events.data_enc',
+      'integrations.integrations.access_token_enc',
+      'integrations.integrations.account_enc',
+      'integrations.integrations.refresh_token_enc',
+      'integrations.mail_messages.body_enc',
+      'integrations.mail_messages.data_enc',
       'portability.blob_chunks.data_enc',
       'thoughts.thoughts.audio_enc',
       'thoughts.thoughts.content_enc',

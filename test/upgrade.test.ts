@@ -30,8 +30,12 @@ describe('upgrading from an earlier release', () => {
       await fixture.restoreInto(dataDir);
       const app = await startAllInOne({ ...testProductEnv(dataDir), ...fixture.keys }, { port: 0 });
       try {
-        for (const who of PEOPLE)
-          expect(await readJournal(await signIn(app.url, who))).toEqual(fixture.expected[who.email]);
+        for (const who of PEOPLE) {
+          // What that release recorded (a later release may read more than an older fixture holds).
+          const expected = fixture.expected[who.email] as Record<string, unknown>;
+          const journal = await readJournal(await signIn(app.url, who));
+          expect(Object.fromEntries(Object.keys(expected).map((k) => [k, journal[k]]))).toEqual(expected);
+        }
       } finally {
         await app.close();
       }

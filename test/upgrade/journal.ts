@@ -96,6 +96,90 @@ export async function writeJournal(api: Api, who: Person, index: number): Promis
   });
 }
 
+/** The part of the Google double (test/doubles/google-server.ts) a journal's connections need. */
+export interface GoogleAccounts {
+  state: { consentAs: string };
+  account(email: string): {
+    addMessage(spec: {
+      from: string;
+      subject: string;
+      text: string;
+      date: Date;
+      headers?: Record<string, string>;
+    }): {
+      id: string;
+    };
+    addInvitation(spec: { summary: string; start: Date; organizer?: string; location?: string }): unknown;
+  };
+}
+
+/**
+ * Gmail and Google Calendar connected (through the consent, as the SPA does it), their first sync
+ * cached, a reply drafted; then autoSync is turned off, so a later start reads what is stored and
+ * asks Google nothing (the double is gone by then).
+ */
+export async function connectGoogle(api: Api, google: GoogleAccounts, base: string): Promise<void> {
+  const mailbox = google.account(google.state.consentAs);
+  mailbox.addMessage({
+    from: 'Ann Lee <ann@example.com>',
+    subject: 'Budget sign-off',
+    text: 'Can you sign off the budget by Thursday? The numbers are in the sheet.',
+    date: new Date(`${DAY}T09:30:00.000Z`),
+  });
+  mailbox.addMessage({
+    from: 'Weekly Digest <digest@news.example>',
+    subject: 'This week in gardening',
+    text: 'Ten tips for the autumn garden.',
+    headers: { 'List-Unsubscribe': '<mailto:u@news.example>' },
+    date: new Date(`${DAY}T06:00:00.000Z`),
+  });
+  mailbox.addInvitation({
+    summary: 'Garden design review',
+    start: new Date(Date.now() + 3 * 86_400_000),
+    organizer: 'sam@example.com',
+  });
+  const connected: Array<{ id: number }> = [];
+  for (const type of ['email', 'calendar'] as const) {
+    const { authUrl } = (await api('POST', '/api/integrations/google/auth', { type })) as { authUrl: string };
+    const consent = await fetch(authUrl, { redirect: 'manual' });
+    const callback = new URL(consent.headers.get('location')!, base);
+    const { searchParams: q } = callback;
+    connected.push(
+      (await api('POST', '/api/integrations/google/auth-complete', {
+        code: q.get('code'),
+        state: q.get('state'),
+        type,
+      })) as { id: number },
+    );
+  }
+  const digest = await until('the first mail sync', async () => {
+    const answer = (await api('GET', '/api/assist/emails?timezoneOffset=0')) as {
+      emails: Array<{ id: string; threadId: string; subject: string }>;
+    };
+    return answer.emails.length === 2 ? answer : undefined;
+  });
+  await until('the first calendar sync', async () => {
+    const answer = (await api('GET', '/api/assist/calendar')) as { events: unknown[] };
+    return answer.events.length === 1 ? answer : undefined;
+  });
+  // A reply drafted (the template, with no model) and saved to Gmail's drafts, as Assist does.
+  const ann = digest.emails.find((e) => e.subject === 'Budget sign-off')!;
+  const { draft } = (await api('POST', '/api/assist/email-draft', {
+    emailId: ann.id,
+    threadId: ann.threadId,
+  })) as {
+    draft: string;
+  };
+  await api('POST', '/api/email/send?draft=true', {
+    to: 'ann@example.com',
+    subject: 'Re: Budget sign-off',
+    body: draft,
+    threadId: ann.threadId,
+  });
+  for (const { id } of connected)
+    await api('PATCH', `/api/integrations/${id}/settings`, { settings: { autoSync: false } });
+}
+
 /** What the API answers for a person: it must read the same after any later release's migrations. */
 export async function readJournal(api: Api): Promise<Record<string, unknown>> {
   const thoughts = (await api('GET', '/api/thoughts/all')) as Array<{ id: number; hasAudio: boolean }>;
@@ -109,5 +193,27 @@ export async function readJournal(api: Api): Promise<Record<string, unknown>> {
     messages: await Promise.all(conversations.map((c) => api('GET', `/api/conversations/${c.id}/messages`))),
     preferences: await api('GET', '/api/user-preferences'),
     insight: await api('GET', `/api/insights/daily?date=${DAY}&range=day`),
+    ...(await readConnections(api)),
+  };
+}
+
+/** The connected accounts and the mail they cached (what is stored, not what time makes of it). */
+async function readConnections(api: Api): Promise<Record<string, unknown>> {
+  const digest = (await api('GET', '/api/assist/emails?timezoneOffset=0')) as {
+    connected: boolean;
+    emails: Array<{ id: string }>;
+    stats: { needingResponse: number };
+  };
+  const calendar = (await api('GET', '/api/assist/calendar')) as { connected: boolean };
+  return {
+    integrations: await api('GET', '/api/integrations'),
+    mail: {
+      connected: digest.connected,
+      needingResponse: digest.stats.needingResponse,
+      emails: await Promise.all(
+        digest.emails.map((e) => api('GET', `/api/assist/emails/${e.id}?timezoneOffset=0`)),
+      ),
+    },
+    calendarConnected: calendar.connected,
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Makes this release's upgrade fixture: `npx tsx test/upgrade/make-fixture.ts <release>` writes
  * test/upgrade/fixtures/<release>/ with
- *   haven.backup.gz   the database after writeJournal() through the API (a Haven backup file)
+ *   haven.backup.gz   the database after writeJournal() (and connectGoogle()) through the API (a Haven backup file)
  *   env.json          the keys it was written with (made for the fixture; they guard nothing else)
  *   expected.json     what the API answered for each person, which every later release must answer too
  * Each release adds its own; test/upgrade.test.ts restores every one with the current code.
@@ -17,10 +17,11 @@ import { startAllInOne } from '../../scripts/all-in-one';
 import { createBackups } from '../../services/portability/src/domain/backup/backups';
 import { serviceSchemas } from '../../services/portability/src/domain/backup/schemas';
 import { directoryStore } from '../../services/portability/src/domain/backup/store';
+import { startGoogleDouble } from '../doubles/google-server';
 import { startSmtpCatcher } from '../doubles/smtp-catcher';
 import { createAccount } from '../e2e/harness';
 import { testProductEnv } from '../support/data-template';
-import { PEOPLE, readJournal, writeJournal } from './journal';
+import { connectGoogle, PEOPLE, readJournal, writeJournal } from './journal';
 
 /** A signed-in caller of the product's API. */
 export function apiFor(base: string, cookie: string) {
@@ -45,8 +46,16 @@ async function main(release: string) {
     INTERNAL_SECRET: randomBytes(32).toString('hex'),
   };
   const smtp = await startSmtpCatcher();
+  // Tokens that outlive the fixture: a later start has no Google to refresh them with.
+  const google = await startGoogleDouble({ accessTokenSeconds: 20 * 365 * 86_400 });
   const app = await startAllInOne(
-    { ...testProductEnv(dataDir), ...keys, SMTP_URL: smtp.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
+    {
+      ...testProductEnv(dataDir),
+      ...keys,
+      ...google.env,
+      SMTP_URL: smtp.url,
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    },
     { port: 0 },
   );
   const expected: Record<string, unknown> = {};
@@ -55,11 +64,13 @@ async function main(release: string) {
       const c = await createAccount(app.url, smtp, who);
       const api = apiFor(app.url, `${c.name}=${c.value}`);
       await writeJournal(api, who, i);
+      if (i === 0) await connectGoogle(api, google, app.url);
       expected[who.email] = await readJournal(api);
     }
   } finally {
     await app.close();
     await smtp.stop();
+    await google.stop();
   }
   const conn = await openDatabase({ dataDir });
   const log = createLogger({ name: 'fixture', level: 'warn' });
