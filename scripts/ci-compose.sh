@@ -124,6 +124,7 @@ cleanup() {
     else
       log "down -v"
       compose down -v --remove-orphans >/dev/null 2>&1 || compose down -v --remove-orphans || true
+      docker volume rm "${project}_k8s-backups" >/dev/null 2>&1 || true
     fi
   fi
   [ "${KEEP_STACK:-}" = 1 ] || rm -rf "$workdir"
@@ -222,10 +223,40 @@ compose run --rm --no-deps -T portability-worker rekey | tee "$workdir/rekey.out
 grep -q 'No value uses an old key any more' "$workdir/rekey.out" || { echo "rekey did not finish"; exit 1; }
 drill_secs=$(($(now) - t0))
 
+# ---- the Kubernetes backup and restore steps (deploy/k8s/README.md), no cluster: the CronJob's
+# container run by Docker as the kubelet would (scripts/k8s-job.mjs) against this stack's database ----
+log "kubernetes backup job and restore steps"
+t0=$(now)
+k8s_volume="${project}_k8s-backups"
+k8s_job() {
+  node scripts/k8s-job.mjs --manifest deploy/k8s/base/backup.yaml --cronjob haven-backup --image "$image" \
+    --network "${project}_default" --secret "DATABASE_URL=postgres://haven:haven@postgres:5432/haven" \
+    --volume "haven-backups=$k8s_volume" "$@"
+}
+k8s_job | tee "$workdir/k8s-backup.out"
+k8s_file=$(sed -n 's/^Backup written: \([^ ]*\).*/\1/p' "$workdir/k8s-backup.out")
+[ -n "$k8s_file" ] || { echo "the CronJob's container wrote no backup"; exit 1; }
+k8s_job --args backup,--list | grep -qF "$(basename "$k8s_file")" || { echo "backup --list does not show it"; exit 1; }
+# A thought written after the backup: the restore (with --clean, over this database) must remove it.
+HAVEN_URL=http://127.0.0.1:8080 node scripts/compose-drill.mjs scribble "$drill_state"
+# The README's steps: every writer stopped (the Deployments scaled to 0), the restore as a Job, back up.
+compose stop >/dev/null 2>&1
+compose up -d --no-build postgres redis >/dev/null 2>&1
+until compose exec -T postgres pg_isready -U haven -d haven -q; do
+  [ $(($(now) - t0)) -lt "$healthy_timeout" ] || { echo "PostgreSQL did not come back"; exit 1; }
+  sleep 2
+done
+k8s_job --args "restore,$k8s_file,--clean"
+compose up -d --no-build "${scale_args[@]}" >/dev/null 2>&1
+wait_healthy
+HAVEN_URL=http://127.0.0.1:8080 node scripts/compose-drill.mjs check "$drill_state"
+docker volume rm "$k8s_volume" >/dev/null
+k8s_secs=$(($(now) - t0))
+
 if [ "${OBSERVABILITY:-}" = 1 ]; then
   log "prometheus targets"
   EXPECTED_TARGETS=$scraped scripts/prometheus-targets.sh
 fi
 
 status=0
-log "compose stack passed: build ${build_secs} s, up->healthy ${up_secs} s, walk ${walk_secs} s, restore drill ${drill_secs} s"
+log "compose stack passed: build ${build_secs} s, up->healthy ${up_secs} s, walk ${walk_secs} s, restore drill ${drill_secs} s, kubernetes steps ${k8s_secs} s"

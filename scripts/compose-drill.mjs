@@ -2,6 +2,8 @@
 //   node scripts/compose-drill.mjs write STATE   signs up through MailDev, writes a journal (thoughts,
 //                                                 audio, tags, a conversation, settings), saves what the
 //                                                 API answers, and the password, to STATE
+//   node scripts/compose-drill.mjs scribble STATE signs in and writes a thought more (after a backup: a
+//                                                 restore --clean must leave it out)
 //   node scripts/compose-drill.mjs check STATE   signs in again and fails unless the API answers the same
 // env HAVEN_URL (default http://127.0.0.1:8080), MAILDEV_URL (default http://127.0.0.1:1080).
 import { randomBytes } from 'node:crypto';
@@ -104,5 +106,14 @@ async function check(file) {
   );
 }
 
+async function scribble(file) {
+  const { who } = JSON.parse(readFileSync(file, 'utf8'));
+  await api('POST', '/api/login', { email: who.email, password: who.password });
+  await api('POST', '/api/thoughts', {
+    content: 'After the backup: a restore over this database removes me.',
+  });
+  console.log(`drill: ${who.email} wrote a thought after the backup`);
+}
+
 const [mode, file] = process.argv.slice(2);
-await (mode === 'write' ? write(file) : check(file));
+await ({ write, scribble, check }[mode] ?? check)(file);

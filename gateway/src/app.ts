@@ -55,7 +55,7 @@ export interface GatewayOptions {
   /** Request metrics by route template; served on the gateway's internal metrics port, not here. */
   metrics?: Metrics;
   /** The queue dashboard for holders of the operator token (OPERATOR_TOKEN); absent: no dashboard. */
-  operator?: { token: string; queues: QueueRegistry };
+  operator?: { token: string; queues: QueueRegistry; allowWrite?: boolean };
 }
 
 /** TRUST_PROXY as Express takes it: `true`, a hop count, or addresses/CIDRs/`loopback` names. */

@@ -41,15 +41,14 @@ function requireOperator(token: string): RequestHandler {
 }
 
 /**
- * What an operator may change from the dashboard (the board's own API, under the base path): retry
- * and promote jobs, pause and resume queues. Adding, editing, cleaning, emptying or obliterating
- * would let a token holder write any job (a `user.delete.thoughts` for any user) or drop work.
+ * What an operator may change from the dashboard (the board's own API, under the base path) when
+ * OPERATOR_ALLOW_WRITE is set: retry failed jobs (one, or all failed of a queue) and remove one job.
+ * Adding, editing, cleaning a whole state, emptying or obliterating would let a token holder write
+ * any job (a `user.delete.thoughts` for any user) or drop work wholesale.
  */
 const CHANGES_ALLOWED = [
-  /^\/api\/queues\/(?:pause|resume)$/,
-  /^\/api\/queues\/[^/]+\/(?:pause|resume|promote)$/,
   /^\/api\/queues\/[^/]+\/retry\/[^/]+$/,
-  /^\/api\/queues\/[^/]+\/[^/]+\/(?:retry|promote)$/,
+  /^\/api\/queues\/[^/]+\/[^/]+\/(?:retry|clean)$/,
 ];
 
 function hostOf(origin: string): string | undefined {
@@ -61,16 +60,17 @@ function hostOf(origin: string): string | undefined {
 }
 
 /**
- * Reading is open to the operator; a change must be one of CHANGES_ALLOWED, sent by the dashboard's
- * own page: a browser keeps the Basic password, so another site's page could otherwise send one.
+ * Reading is open to the operator. A change only with OPERATOR_ALLOW_WRITE, only one of
+ * CHANGES_ALLOWED, and only from the dashboard's own page: a browser keeps the Basic password, so
+ * another site's page could otherwise send one.
  */
-function onlyAllowedChanges(): RequestHandler {
+function onlyAllowedChanges(allowWrite: boolean): RequestHandler {
   return (req, _res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD') return next();
+    if (!allowWrite)
+      throw forbidden('The queue dashboard is read-only: set OPERATOR_ALLOW_WRITE=1 to retry or remove jobs');
     if (!CHANGES_ALLOWED.some((allowed) => allowed.test(req.path)))
-      throw forbidden(
-        'The queue dashboard can retry, promote, pause and resume; it cannot add, edit or remove jobs',
-      );
+      throw forbidden('The queue dashboard can retry and remove jobs; it cannot add, edit or empty them');
     const origin = req.headers.origin;
     const site = req.headers['sec-fetch-site'];
     const sameOrigin = origin === undefined || hostOf(origin) === req.headers.host;
@@ -81,15 +81,24 @@ function onlyAllowedChanges(): RequestHandler {
 }
 
 /**
- * Bull Board over every queue of the contracts (jobs, retry, pause), for holders of
+ * Bull Board over every queue of the contracts (jobs, their failures; retry and remove with
+ * OPERATOR_ALLOW_WRITE), for holders of
  * OPERATOR_TOKEN only. Job data holds ids, never a user's text, so the dashboard shows none.
  * Its page runs an inline script, so this path alone gets a policy that allows one.
  */
-export function queueDashboard(options: { token: string; queues: QueueRegistry }): Router {
+export function queueDashboard(options: {
+  token: string;
+  queues: QueueRegistry;
+  allowWrite?: boolean;
+}): Router {
+  const allowWrite = options.allowWrite ?? false;
   const adapter = new ExpressAdapter();
   adapter.setBasePath(DASHBOARD_PATH);
   createBullBoard({
-    queues: QUEUE_NAMES.map((name) => new BullMQAdapter(options.queues.get(name))),
+    // Read-only, the board shows no buttons for changes; with writes, the server still allows only some.
+    queues: QUEUE_NAMES.map(
+      (name) => new BullMQAdapter(options.queues.get(name), { readOnlyMode: !allowWrite }),
+    ),
     serverAdapter: adapter,
     options: { uiConfig: { boardTitle: 'Haven queues' } },
   });
@@ -100,7 +109,7 @@ export function queueDashboard(options: { token: string; queues: QueueRegistry }
   router.use(
     DASHBOARD_PATH,
     requireOperator(options.token),
-    onlyAllowedChanges(),
+    onlyAllowedChanges(allowWrite),
     (_req, res, next) => {
       res.setHeader(
         'content-security-policy',

@@ -66,7 +66,9 @@ export async function startGateway(options: {
     trustProxy: config.TRUST_PROXY,
     appUrl: config.APP_URL,
     metrics,
-    ...(queues ? { operator: { token: config.OPERATOR_TOKEN!, queues } } : {}),
+    ...(queues
+      ? { operator: { token: config.OPERATOR_TOKEN!, queues, allowWrite: config.OPERATOR_ALLOW_WRITE } }
+      : {}),
   });
   const headersMs = options.timeouts?.headersMs ?? 15_000;
   // Headers that never finish and bodies that never arrive are cut, not held for minutes; Node

@@ -80,41 +80,71 @@ describe('queue dashboard', () => {
     expect(mail.jobs.map((j) => j.id)).toEqual(['broken']);
   });
 
-  it('retries a failed job, but adds, edits and removes none, and takes no change from another site', async () => {
-    const bearer = { authorization: `Bearer ${TOKEN}` };
-    const change = (path: string, headers: Record<string, string> = {}, body?: unknown) =>
-      fetch(`${gateway.url}/ops/queues/api/queues/${path}`, {
+  const bearer = { authorization: `Bearer ${TOKEN}` };
+  const changeAt =
+    (base: string) =>
+    (path: string, headers: Record<string, string> = {}, body?: unknown) =>
+      fetch(`${base}/ops/queues/api/queues/${path}`, {
         method: path.endsWith('/add') ? 'POST' : path.endsWith('update-data') ? 'PATCH' : 'PUT',
         headers: { ...bearer, 'content-type': 'application/json', ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-    const sneaked = { name: 'user.delete.thoughts', data: { payload: { userId: 1 }, meta: {} } };
-    for (const [path, body] of [
-      ['thought.changed/add', sneaked],
-      ['mail.send/broken/update-data', { data: { payload: { to: 'x' } } }],
-      ['mail.send/broken/clean', undefined],
-      ['mail.send/empty', undefined],
-      ['mail.send/obliterate', undefined],
-      ['mail.send/clean/failed', undefined],
-    ] as const) {
-      const res = await change(path, {}, body);
+
+  it('is read-only unless OPERATOR_ALLOW_WRITE is set: not even a retry', async () => {
+    const change = changeAt(gateway.url);
+    const own = { origin: new URL(gateway.url).origin };
+    for (const path of ['mail.send/broken/retry', 'mail.send/broken/clean', 'mail.send/retry/failed']) {
+      const res = await change(path, own);
       expect(res.status, path).toBe(403);
-      expect(res.headers.get('x-powered-by')).toBeNull();
+      expect(await res.json()).toMatchObject({
+        message: 'The queue dashboard is read-only: set OPERATOR_ALLOW_WRITE=1 to retry or remove jobs',
+      });
     }
-    expect(await queues.get('thought.changed').getJobCounts()).toMatchObject({ waiting: 0, delayed: 0 });
-    expect(await queues.get('mail.send').getJob('broken')).toBeDefined();
-    // Another site's page, with the browser's remembered password, is refused even for a retry.
-    const crossSite: Array<Record<string, string>> = [
-      { origin: 'https://evil.example' },
-      { 'sec-fetch-site': 'cross-site' },
-    ];
-    for (const headers of crossSite)
-      expect((await change('mail.send/broken/retry', headers)).status).toBe(403);
     expect(await queues.get('mail.send').getFailedCount()).toBe(1);
-    const page = await open(bearer);
-    expect(page.headers.get('x-powered-by')).toBeNull();
-    const retried = await change('mail.send/broken/retry', { origin: new URL(gateway.url).origin });
-    expect(retried.status).toBe(204);
+  });
+
+  it('with OPERATOR_ALLOW_WRITE, retries and removes a job, but adds, edits and empties none, and takes no change from another site', async () => {
+    const writable = await startTestGateway(
+      testConfig({ OPERATOR_TOKEN: TOKEN, OPERATOR_ALLOW_WRITE: '1', REDIS_PREFIX: config.REDIS_PREFIX }),
+      {},
+      'http://127.0.0.1:9',
+    );
+    try {
+      const change = changeAt(writable.url);
+      const own = { origin: new URL(writable.url).origin };
+      const sneaked = { name: 'user.delete.thoughts', data: { payload: { userId: 1 }, meta: {} } };
+      for (const [path, body] of [
+        ['thought.changed/add', sneaked],
+        ['mail.send/broken/update-data', { data: { payload: { to: 'x' } } }],
+        ['mail.send/empty', undefined],
+        ['mail.send/obliterate', undefined],
+        ['mail.send/clean/failed', undefined],
+        ['mail.send/pause', undefined],
+      ] as const) {
+        const res = await change(path, own, body);
+        expect(res.status, path).toBe(403);
+        expect(res.headers.get('x-powered-by')).toBeNull();
+      }
+      expect(await queues.get('thought.changed').getJobCounts()).toMatchObject({ waiting: 0, delayed: 0 });
+      expect(await queues.get('mail.send').getJob('broken')).toBeDefined();
+      // Another site's page, with the browser's remembered password, is refused even for a retry.
+      const crossSite: Array<Record<string, string>> = [
+        { origin: 'https://evil.example' },
+        { 'sec-fetch-site': 'cross-site' },
+      ];
+      for (const headers of crossSite)
+        expect((await change('mail.send/broken/retry', headers)).status).toBe(403);
+      expect(await queues.get('mail.send').getFailedCount()).toBe(1);
+      const page = await fetch(`${writable.url}/ops/queues`, { headers: bearer });
+      expect(page.headers.get('x-powered-by')).toBeNull();
+      expect((await change('mail.send/broken/retry', own)).status).toBe(204);
+      // It fails again (its payload is still wrong); then the operator removes it.
+      await until(async () => (await queues.get('mail.send').getFailedCount()) === 1, 10_000, 'the retry');
+      expect((await change('mail.send/broken/clean', own)).status).toBe(204);
+      expect(await queues.get('mail.send').getJob('broken')).toBeUndefined();
+    } finally {
+      await writable.close();
+    }
   });
 
   it('does not exist without an operator token in the configuration', async () => {

@@ -139,6 +139,14 @@ export const ConfigSchema = z.object({
    * Basic password a browser asks for). Unset: no dashboard at all. Never a user session.
    */
   OPERATOR_TOKEN: optional(secret),
+  /**
+   * Lets the operator's dashboard retry failed jobs and remove a job (never add, edit or empty);
+   * unset, it only reads.
+   */
+  OPERATOR_ALLOW_WRITE: withDefault(
+    z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true'),
+    '0',
+  ),
   /** Folder of the built SPA the gateway serves. */
   STATIC_DIR: optional(z.string().min(1)),
   /** First delay before a failed job is retried; each next one doubles. */
