@@ -1,0 +1,87 @@
+import { z } from 'zod';
+
+/**
+ * A mail account reached by its servers rather than an API (IMAP for reading, SMTP for sending):
+ * Fastmail, iCloud, Yahoo, Outlook.com, a company's or one's own server.
+ */
+
+/** How a connection is protected: TLS from the first byte, STARTTLS after the greeting, or nothing. */
+export const ServerSecurity = z.enum(['tls', 'starttls', 'none']);
+export type ServerSecurity = z.infer<typeof ServerSecurity>;
+
+export const MailServer = z.object({
+  host: z
+    .string()
+    .trim()
+    .min(1, { error: 'Enter the server’s name' })
+    .max(253)
+    .regex(/^[A-Za-z0-9.-]+$|^\[[0-9A-Fa-f:.]+\]$/, {
+      error: 'A server’s name has letters, digits, dots and dashes',
+    }),
+  port: z.coerce.number().int().min(1).max(65535),
+  security: ServerSecurity,
+});
+export type MailServer = z.infer<typeof MailServer>;
+
+/** A provider whose servers are known: a person types their address and an app password. */
+export interface MailPreset {
+  name: string;
+  imap: MailServer;
+  smtp: MailServer;
+  /** Where its CalDAV calendars are found, when it offers them. */
+  caldav?: string;
+  /** Where the provider lets a person make an app password. */
+  appPasswords: string;
+}
+
+/**
+ * The providers' published settings (each one's help pages on IMAP, SMTP and CalDAV). Not Outlook.com
+ * (nor Hotmail, Live, MSN): since 16 September 2024 Microsoft refuses passwords, app passwords too,
+ * to other apps' IMAP and SMTP; those accounts connect with Microsoft's own sign-in.
+ */
+export const MAIL_PRESETS = {
+  fastmail: {
+    name: 'Fastmail',
+    imap: { host: 'imap.fastmail.com', port: 993, security: 'tls' },
+    smtp: { host: 'smtp.fastmail.com', port: 465, security: 'tls' },
+    caldav: 'https://caldav.fastmail.com/',
+    appPasswords: 'https://app.fastmail.com/settings/security/apps',
+  },
+  icloud: {
+    name: 'iCloud',
+    imap: { host: 'imap.mail.me.com', port: 993, security: 'tls' },
+    smtp: { host: 'smtp.mail.me.com', port: 587, security: 'starttls' },
+    caldav: 'https://caldav.icloud.com/',
+    appPasswords: 'https://account.apple.com/account/manage',
+  },
+  yahoo: {
+    name: 'Yahoo',
+    imap: { host: 'imap.mail.yahoo.com', port: 993, security: 'tls' },
+    smtp: { host: 'smtp.mail.yahoo.com', port: 465, security: 'tls' },
+    caldav: 'https://caldav.calendar.yahoo.com/',
+    appPasswords: 'https://login.yahoo.com/account/security',
+  },
+} as const satisfies Record<string, MailPreset>;
+export type MailPresetId = keyof typeof MAIL_PRESETS;
+
+/** Why a server could not be used, in words a person can act on (see `ServerCheck.message`). */
+export const ServerProblem = z.enum([
+  'host-not-found',
+  'refused',
+  'no-answer',
+  'tls-refused',
+  'certificate',
+  'wrong-password',
+  'server-error',
+]);
+export type ServerProblem = z.infer<typeof ServerProblem>;
+
+/** What trying a server's settings found: usable, or the problem with what the server said. */
+export const ServerCheck = z.object({
+  ok: z.boolean(),
+  problem: ServerProblem.optional(),
+  message: z.string(),
+  /** The server's own words, when it said something (trimmed, one line). */
+  serverSaid: z.string().optional(),
+});
+export type ServerCheck = z.infer<typeof ServerCheck>;

@@ -1,0 +1,173 @@
+/**
+ * Trying a mail account's servers before they are saved: IMAP (imapflow) signs in and finds the Sent
+ * and Drafts folders by SPECIAL-USE; SMTP (nodemailer) signs in. What goes wrong is said in words a
+ * person can act on (the name, the port, TLS, the password), with the server's own answer.
+ */
+import { isIP } from 'node:net';
+import { ImapFlow } from 'imapflow';
+import nodemailer from 'nodemailer';
+import type { MailServer, ServerCheck, ServerProblem } from '@haven/contracts/mail-servers';
+
+export interface ServerLogin {
+  server: MailServer;
+  user: string;
+  password: string;
+}
+
+export interface CheckOptions {
+  /** How long a server may take to answer each step (connect, greeting, sign-in). */
+  timeoutMs?: number;
+  /** Trust certificates no authority signed (a server on one's own network); default no. */
+  allowUntrustedCertificate?: boolean;
+}
+
+/** An IMAP account that signed in, with the folders its server marks for sent mail and drafts. */
+export interface ImapCheck extends ServerCheck {
+  folders?: { sent: string | null; drafts: string | null };
+}
+
+const DEFAULT_TIMEOUT_MS = 15_000;
+
+/** Certificates checked against the server's name (SNI only for a name: RFC 6066 forbids an address). */
+const tlsOptions = (host: string, options: CheckOptions) => ({
+  rejectUnauthorized: !options.allowUntrustedCertificate,
+  ...(isIP(host) ? {} : { servername: host }),
+});
+
+/** The server's words, on one line and not too long to show. */
+function said(text: unknown): string | undefined {
+  if (typeof text !== 'string') return undefined;
+  const line = text
+    // eslint-disable-next-line no-control-regex -- a server's control characters are what is removed
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return line ? line.slice(0, 300) : undefined;
+}
+
+const TLS_CODES = /^(ERR_SSL_|EPROTO$|ECONNRESET$|ERR_TLS_)|ClosedAfterConnectTLS|UPGRADE_TIMEOUT/;
+const CERTIFICATE_CODES =
+  /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_HAS_EXPIRED|CERT_NOT_YET_VALID|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+
+interface Failure {
+  code?: string;
+  message?: string;
+  authenticationFailed?: boolean;
+  serverResponseCode?: string;
+  responseText?: string;
+  response?: string;
+  responseCode?: number;
+  command?: string;
+}
+
+/** What a failed connection or sign-in was, from the error the client raised. */
+export function describeFailure(err: unknown, login: ServerLogin, timeoutMs: number): ServerCheck {
+  const e = (err ?? {}) as Failure;
+  const { host, port } = login.server;
+  const code = e.code ?? '';
+  const at = `${host} on port ${port}`;
+  const fail = (problem: ServerProblem, message: string, serverSaid?: string): ServerCheck => ({
+    ok: false,
+    problem,
+    message,
+    ...(serverSaid ? { serverSaid } : {}),
+  });
+  if (e.serverResponseCode === 'UNAVAILABLE' || e.responseCode === 454)
+    return fail(
+      'server-error',
+      'The server could not check the password just now: try again in a moment.',
+      said(e.responseText ?? e.response),
+    );
+  if (e.authenticationFailed || code === 'EAUTH' || e.responseCode === 535)
+    return fail(
+      'wrong-password',
+      'The server refused the user name or password. iCloud, Fastmail, Yahoo and Gmail want an app password here, not the account’s own.',
+      said(e.responseText ?? e.response),
+    );
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EDNS')
+    return fail('host-not-found', `No server answers to the name ${host}: check its spelling.`);
+  if (code === 'ECONNREFUSED')
+    return fail('refused', `${host} refuses connections on port ${port}: check the port.`);
+  if (CERTIFICATE_CODES.test(code))
+    return fail(
+      'certificate',
+      `The certificate ${host} presents is not trusted (${code.toLowerCase().replace(/_/g, ' ')}): check the server’s name.`,
+    );
+  if (/TIMEOUT$|^ETIMEDOUT$/.test(code))
+    return fail(
+      'no-answer',
+      `No answer from ${at} within ${Math.round(timeoutMs / 1000)} s: check the port, and that the server is up.`,
+    );
+  const security = login.server.security;
+  if (TLS_CODES.test(code) || /wrong version number|STARTTLS/i.test(e.message ?? ''))
+    return fail(
+      'tls-refused',
+      `${at} did not accept a ${security === 'starttls' ? 'STARTTLS' : 'TLS'} connection: check the port and the security (TLS, STARTTLS or none).`,
+    );
+  if (/^(ESOCKET|ECONNECTION|NoConnection|EConnectionClosed)$/.test(code))
+    return fail('no-answer', `${at} closed the connection: check the port, and that the server is up.`);
+  const words = said(e.responseText ?? e.response ?? e.message);
+  return fail('server-error', `The server answered with an error${words ? `: ${words}` : ''}.`, words);
+}
+
+/** Signs in over IMAP and finds the Sent and Drafts folders; logs out. */
+export async function checkImap(login: ServerLogin, options: CheckOptions = {}): Promise<ImapCheck> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const { host, port, security } = login.server;
+  const client = new ImapFlow({
+    host,
+    port,
+    secure: security === 'tls',
+    // STARTTLS required when asked for, never tried when not: no silent downgrade either way.
+    doSTARTTLS: security === 'starttls' ? true : security === 'none' ? false : undefined,
+    auth: { user: login.user, pass: login.password },
+    logger: false,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs * 2,
+    tls: tlsOptions(host, options),
+  });
+  // A socket error after the failure is already answered; it must not go unhandled.
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    const mailboxes = await client.list();
+    const marked = (use: string) => mailboxes.find((m) => m.specialUse === use)?.path ?? null;
+    await client.logout();
+    return {
+      ok: true,
+      message: `Signed in to ${host}.`,
+      folders: { sent: marked('\\Sent'), drafts: marked('\\Drafts') },
+    };
+  } catch (err) {
+    return describeFailure(err, login, timeoutMs);
+  } finally {
+    client.close();
+  }
+}
+
+/** Signs in over SMTP (no mail is sent). */
+export async function checkSmtp(login: ServerLogin, options: CheckOptions = {}): Promise<ServerCheck> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const { host, port, security } = login.server;
+  const transport = nodemailer.createTransport({
+    host,
+    port,
+    secure: security === 'tls',
+    requireTLS: security === 'starttls',
+    ignoreTLS: security === 'none',
+    auth: { user: login.user, pass: login.password },
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs * 2,
+    tls: tlsOptions(host, options),
+  });
+  try {
+    await transport.verify();
+    return { ok: true, message: `Signed in to ${host}.` };
+  } catch (err) {
+    return describeFailure(err, login, timeoutMs);
+  } finally {
+    transport.close();
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * A real IMAP server for the tests: Debian's Dovecot (`apt-get install dovecot-imapd`; `.ci/run`
+ * installs it), started on a free local port with a configuration of its own in a temporary folder:
+ * one account per `users` entry with a password, Maildir mailboxes, and Drafts and Sent folders
+ * marked by SPECIAL-USE as real providers mark them. Plain IMAP on 127.0.0.1, and an implicit-TLS
+ * port with a self-signed certificate when `tls` is asked for.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import path from 'node:path';
+
+export const DOVECOT = '/usr/sbin/dovecot';
+
+/** Whether this machine has Dovecot (the tests that need it say so when it is missing). */
+export const hasDovecot = (): boolean => existsSync(DOVECOT);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Dovecot {
+  host: string;
+  /** Plain IMAP (STARTTLS not offered). */
+  port: number;
+  /** Implicit TLS (a self-signed certificate), when started with `tls`. */
+  tlsPort?: number;
+  /** The server's log, for a failed test's message. */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+function config(dir: string, ports: { imap: number; imaps: number }, tls: boolean): string {
+  const asRoot = process.getuid?.() === 0;
+  // As root, mail belongs to nobody (Dovecot refuses uid 0 for mail); otherwise to whoever runs it.
+  const uid = asRoot ? 65534 : process.getuid!();
+  const gid = asRoot ? 65534 : process.getgid!();
+  const self = userInfo().username;
+  return `
+protocols = imap
+listen = 127.0.0.1
+base_dir = ${dir}/run
+state_dir = ${dir}/state
+log_path = ${dir}/dovecot.log
+${asRoot ? '' : `default_internal_user = ${self}\ndefault_login_user = ${self}\ndefault_internal_group = ${userInfo().gid}`}
+${tls ? `ssl = yes\nssl_cert = <${dir}/cert.pem\nssl_key = <${dir}/key.pem` : 'ssl = no'}
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+passdb {
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%u ${dir}/users
+}
+userdb {
+  driver = static
+  args = uid=${uid} gid=${gid} home=${dir}/home/%u
+}
+mail_location = maildir:~/Maildir
+namespace inbox {
+  inbox = yes
+  separator = /
+  mailbox Drafts {
+    special_use = \\Drafts
+    auto = subscribe
+  }
+  mailbox Sent {
+    special_use = \\Sent
+    auto = subscribe
+  }
+  mailbox Trash {
+    special_use = \\Trash
+    auto = subscribe
+  }
+}
+service imap-login {
+  inet_listener imap {
+    address = 127.0.0.1
+    port = ${ports.imap}
+  }
+  inet_listener imaps {
+    address = 127.0.0.1
+    port = ${tls ? ports.imaps : 0}
+  }
+  chroot =
+}
+service anvil {
+  chroot =
+}
+`;
+}
+
+/** Starts Dovecot with these accounts (address → password). */
+export async function startDovecot(
+  users: Record<string, string>,
+  options: { tls?: boolean } = {},
+): Promise<Dovecot> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'haven-dovecot-'));
+  // Dovecot's own processes (its auth, as the dovecot user when started by root) read in here.
+  chmodSync(dir, 0o755);
+  const tls = options.tls ?? false;
+  const ports = { imap: await freePort(), imaps: tls ? await freePort() : 0 };
+  mkdirSync(path.join(dir, 'home'), { recursive: true });
+  writeFileSync(
+    path.join(dir, 'users'),
+    Object.entries(users)
+      .map(([user, password]) => `${user}:{PLAIN}${password}\n`)
+      .join(''),
+  );
+  if (tls)
+    execFileSync('openssl', [
+      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=localhost',
+      '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
+    ], { stdio: 'ignore' }); // prettier-ignore
+  const conf = path.join(dir, 'dovecot.conf');
+  writeFileSync(conf, config(dir, ports, tls));
+  if (process.getuid?.() === 0) execFileSync('chown', ['-R', '65534:65534', path.join(dir, 'home')]);
+  const log = () =>
+    existsSync(path.join(dir, 'dovecot.log')) ? readFileSync(path.join(dir, 'dovecot.log'), 'utf8') : '';
+  // In the foreground, as this process's child: it goes when the tests do.
+  const child = spawn(DOVECOT, ['-F', '-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stopOnExit = () => child.kill('SIGKILL');
+  process.once('exit', stopOnExit);
+  try {
+    await Promise.race([waitForPort(ports.imap), exited.then(() => Promise.reject(new Error('exited')))]);
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw new Error(`Dovecot did not start (${(err as Error).message}): ${stderr}\n${log()}`);
+  }
+  return {
+    host: '127.0.0.1',
+    port: ports.imap,
+    tlsPort: tls ? ports.imaps : undefined,
+    log,
+    async stop() {
+      process.off('exit', stopOnExit);
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitForPort(port: number): Promise<void> {
+  const { connect } = await import('node:net');
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => (socket.end(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() > deadline) throw new Error(`Dovecot is not listening on ${port}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
