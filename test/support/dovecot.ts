@@ -5,27 +5,17 @@
  * marked by SPECIAL-USE as real providers mark them. Plain IMAP on 127.0.0.1, and an implicit-TLS
  * port with a self-signed certificate when `tls` is asked for.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
+import { freePort } from '@haven/kit/net';
+import { startDaemon } from './daemon';
 
 export const DOVECOT = '/usr/sbin/dovecot';
 
 /** Whether this machine has Dovecot (the tests that need it say so when it is missing). */
 export const hasDovecot = (): boolean => existsSync(DOVECOT);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface Dovecot {
   host: string;
@@ -123,43 +113,15 @@ export async function startDovecot(
   if (process.getuid?.() === 0) execFileSync('chown', ['-R', '65534:65534', path.join(dir, 'home')]);
   const log = () =>
     existsSync(path.join(dir, 'dovecot.log')) ? readFileSync(path.join(dir, 'dovecot.log'), 'utf8') : '';
-  // In the foreground, as this process's child: it goes when the tests do.
-  const child = spawn(DOVECOT, ['-F', '-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stopOnExit = () => child.kill('SIGKILL');
-  process.once('exit', stopOnExit);
-  try {
-    await Promise.race([waitForPort(ports.imap), exited.then(() => Promise.reject(new Error('exited')))]);
-  } catch (err) {
-    child.kill('SIGKILL');
-    throw new Error(`Dovecot did not start (${(err as Error).message}): ${stderr}\n${log()}`);
-  }
+  const daemon = await startDaemon('Dovecot', DOVECOT, ['-F', '-c', conf], ports.imap, log);
   return {
     host: '127.0.0.1',
     port: ports.imap,
     tlsPort: tls ? ports.imaps : undefined,
     log,
     async stop() {
-      process.off('exit', stopOnExit);
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
+      await daemon.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-async function waitForPort(port: number): Promise<void> {
-  const { connect } = await import('node:net');
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => (socket.end(), resolve(true)));
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return;
-    if (Date.now() > deadline) throw new Error(`Dovecot is not listening on ${port}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
