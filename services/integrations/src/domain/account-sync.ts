@@ -8,6 +8,8 @@ import type { IntegrationsRepository } from '../db/integrations.repository';
 import { accountContext, grantProblem, type Accounts } from './accounts';
 import { syncCalendar } from './calendar/sync';
 import { calendarOf, gmailOf } from './google';
+import { gmailSource } from './mail/gmail-source';
+import type { ParseMail } from './mail/mail-parser';
 import type { MailSync } from './mail/sync';
 import { workspaceProblem, type Workspace } from './workspace/workspace';
 
@@ -56,6 +58,8 @@ export interface AccountSyncDeps {
   cipher: FieldCipher;
   accounts: Accounts;
   mail: MailSync;
+  /** Reads a message's body (in the mail sandbox), for the mail sources. */
+  parseMail: ParseMail;
   workspace: Workspace;
   apiRoot: string;
   intervalMs: number;
@@ -73,6 +77,7 @@ export function createAccountSync({
   cipher,
   accounts,
   mail,
+  parseMail,
   workspace,
   apiRoot,
   intervalMs,
@@ -96,7 +101,8 @@ export function createAccountSync({
           cursor: row.syncCursor,
           includeFullContent: settings.includeFullContent,
         };
-        done.syncCursor = await mail.sync(gmailOf(accounts.authorised(row), apiRoot), who);
+        const source = gmailSource(gmailOf(accounts.authorised(row), apiRoot), parseMail);
+        done.syncCursor = await mail.sync(source, who);
         if (who.account) done.accountEnc = cipher.encrypt(who.account, accountContext(row.userId));
       } else if (row.provider !== 'google') {
         await workspace.sync(row);

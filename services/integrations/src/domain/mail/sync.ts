@@ -1,15 +1,13 @@
-import pLimit from 'p-limit';
 import { z } from 'zod';
-import type { gmail_v1 } from 'googleapis';
 import type { FieldCipher } from '@haven/kit/crypto';
 import type { Llm } from '@haven/kit/llm';
 import type { Logger } from '@haven/kit/logger';
 import type { MailMessagesRepository } from '../../db/mail-messages.repository';
 import type { Contacts } from './contacts';
 import type { FollowUps } from './follow-ups';
-import type { ParseMail } from './mail-parser';
 import type { ParsedMessage } from './message';
 import { isReplyCandidate, threadAwaitsUser, type ThreadMessage } from './needs-reply';
+import { CursorExpired, type MailSource, type MessageRef } from './source';
 import { threadReader, type ThreadReader } from './thread-reader';
 import { mailContext } from '../contexts';
 export { mailContext };
@@ -17,8 +15,7 @@ export { mailContext };
 /** How far back the first sync reaches, and how many messages it keeps at most. */
 export const MAIL_WINDOW_DAYS = 30;
 export const MAIL_SYNC_MAX = 500;
-/** Parallel requests to the mail API within one account's sync (Gmail allows far more). */
-const PARALLEL = 8;
+const WINDOW = { days: MAIL_WINDOW_DAYS, max: MAIL_SYNC_MAX };
 
 /** What the cache encrypts per message, beside the body. */
 export const CachedMail = z.object({
@@ -32,9 +29,6 @@ export const CachedMail = z.object({
 });
 export type CachedMail = z.infer<typeof CachedMail>;
 
-/** Gmail said the history id is too old to continue from: a full sync starts over. */
-const historyGone = (err: unknown) => (err as { status?: number }).status === 404;
-
 export interface MailSyncDeps {
   repo: MailMessagesRepository;
   cipher: FieldCipher;
@@ -42,8 +36,6 @@ export interface MailSyncDeps {
   llm: Llm | null;
   followUps: FollowUps;
   contacts: Contacts;
-  /** Reads a message's body (in the mail sandbox). */
-  parse: ParseMail;
 }
 
 export interface MailAccount {
@@ -56,35 +48,24 @@ export interface MailAccount {
 }
 
 /**
- * Brings one Gmail account's cached inbox up to date. The first run (or one whose history id Gmail
- * no longer knows) lists the last 30 days of the inbox, at most 500 messages; later runs read only
- * the history since the stored id. Answers the new cursor. Rate limits and lost grants are thrown
- * for the caller to handle.
+ * Brings one account's cached inbox up to date, from its MailSource. The first run (or one whose
+ * cursor the source no longer knows) lists the last 30 days of the inbox, at most 500 messages;
+ * later runs read only the changes since the stored cursor. Answers the new cursor. Rate limits and
+ * lost grants are thrown for the caller to handle.
  */
-export function createMailSync({ repo, cipher, log, llm, followUps, contacts, parse }: MailSyncDeps) {
-  const limit = pLimit(PARALLEL);
-
-  const fetchMessages = (gmail: gmail_v1.Gmail, ids: string[]) =>
-    Promise.all(
-      ids.map((id) =>
-        limit(async () => {
-          try {
-            return await parse((await gmail.users.messages.get({ userId: 'me', id, format: 'full' })).data);
-          } catch (err) {
-            // Deleted between the listing and the fetch.
-            if ((err as { status?: number }).status === 404) return null;
-            throw err;
-          }
-        }),
-      ),
-    ).then((all) => all.filter((m): m is ParsedMessage => m !== null));
+export function createMailSync({ repo, cipher, log, llm, followUps, contacts }: MailSyncDeps) {
+  /** These messages read whole (the source bounds its calls in flight); those gone since left out. */
+  const fetchMessages = (source: MailSource, ids: string[]) =>
+    Promise.all(ids.map((id) => source.message(id))).then((all) =>
+      all.filter((m): m is ParsedMessage => m !== null),
+    );
 
   /**
    * Brings 'Waiting for an answer' up to date for these threads (see `FollowUps.update`); a
    * message's text already read with its thread is not fetched again.
    */
   async function trackFollowUps(
-    gmail: gmail_v1.Gmail,
+    source: MailSource,
     read: ThreadReader,
     who: MailAccount,
     threadIds: Set<string>,
@@ -95,7 +76,7 @@ export function createMailSync({ repo, cipher, log, llm, followUps, contacts, pa
     );
     await followUps.update(who, threads, async (ids) => {
       const missing = ids.filter((id) => !read.parsed.has(id));
-      const fetched = await fetchMessages(gmail, missing);
+      const fetched = await fetchMessages(source, missing);
       return [...ids.flatMap((id) => read.parsed.get(id) ?? []), ...fetched];
     });
   }
@@ -207,49 +188,36 @@ export function createMailSync({ repo, cipher, log, llm, followUps, contacts, pa
    * messages, kept by the reader), the others alone. A message gone since is left out.
    */
   async function readMessages(
-    gmail: gmail_v1.Gmail,
+    source: MailSource,
     read: ThreadReader,
-    listed: ReadonlyArray<{ id: string; threadId?: string }>,
+    listed: ReadonlyArray<MessageRef>,
     threads: ReadonlySet<string>,
   ): Promise<ParsedMessage[]> {
     await Promise.all([...threads].map((id) => read(id, true)));
     const alone = await fetchMessages(
-      gmail,
+      source,
       listed.filter((m) => !read.parsed.has(m.id)).map((m) => m.id),
     );
     const byId = new Map(alone.map((m) => [m.messageId, m]));
     return listed.flatMap((m) => read.parsed.get(m.id) ?? byId.get(m.id) ?? []);
   }
 
-  async function full(gmail: gmail_v1.Gmail, who: MailAccount): Promise<string> {
-    const profile = await gmail.users.getProfile({ userId: 'me' });
+  async function full(source: MailSource, who: MailAccount): Promise<string> {
+    const profile = await source.profile();
     // The account's own address decides which mail is the user's own; the caller stores it.
-    if (profile.data.emailAddress) who.account = profile.data.emailAddress.toLowerCase();
-    const listed: Array<{ id: string; threadId?: string }> = [];
-    let pageToken: string | undefined;
-    do {
-      const page = await gmail.users.messages.list({
-        userId: 'me',
-        labelIds: ['INBOX'],
-        q: `newer_than:${MAIL_WINDOW_DAYS}d`,
-        maxResults: Math.min(100, MAIL_SYNC_MAX - listed.length),
-        pageToken,
-      });
-      for (const m of page.data.messages ?? [])
-        if (m.id) listed.push({ id: m.id, threadId: m.threadId ?? undefined });
-      pageToken = page.data.nextPageToken ?? undefined;
-    } while (pageToken && listed.length < MAIL_SYNC_MAX);
+    if (profile.address) who.account = profile.address;
+    const listed = await source.inbox(WINDOW);
     const ids = listed.map((m) => m.id);
 
     // The threads the user wrote in: those where they wrote last and asked may be waiting. They are
     // read whole (the user's last messages in most of them are read), and so is a thread with more
     // than one message in the inbox: one call for its messages instead of one each.
-    const sentThreads = await sentThreadsOf(gmail);
+    const sentThreads = await source.sentThreads(WINDOW);
     const inInbox = new Map<string, number>();
     for (const { threadId } of listed) if (threadId) inInbox.set(threadId, (inInbox.get(threadId) ?? 0) + 1);
     const whole = new Set([...sentThreads, ...[...inInbox].filter(([, n]) => n > 1).map(([id]) => id)]);
-    const read = threadReader(gmail, limit, parse);
-    const messages = await readMessages(gmail, read, listed, whole);
+    const read = threadReader(source);
+    const messages = await readMessages(source, read, listed, whole);
     await store(who, messages);
     // What is no longer in the inbox window leaves the cache.
     await repo.keepOnly(who.integrationId, ids);
@@ -257,47 +225,20 @@ export function createMailSync({ repo, cipher, log, llm, followUps, contacts, pa
       messages.filter((m) => isReplyCandidate(m, who.account)).map((m) => [m.messageId, m]),
     );
     await markReplies(read, who, new Set([...candidates.values()].map((m) => m.threadId)), candidates);
-    await trackFollowUps(gmail, read, who, sentThreads, true);
+    await trackFollowUps(source, read, who, sentThreads, true);
     await followUps.keepOnly(who.integrationId, [...sentThreads]);
     await contacts.rememberWrittenTo(who, read.parsed.values());
-    return profile.data.historyId ?? '';
+    return profile.cursor;
   }
 
-  async function incremental(gmail: gmail_v1.Gmail, who: MailAccount, cursor: string): Promise<string> {
-    const added = new Map<string, { id: string; threadId?: string }>();
-    const removed = new Set<string>();
-    const touchedThreads = new Set<string>();
-    const add = (message: gmail_v1.Schema$Message) => {
-      added.set(message.id!, { id: message.id!, threadId: message.threadId ?? undefined });
-      if (message.threadId) touchedThreads.add(message.threadId);
-    };
-    let pageToken: string | undefined;
-    let historyId = cursor;
-    do {
-      const page = await gmail.users.history.list({ userId: 'me', startHistoryId: cursor, pageToken });
-      for (const h of page.data.history ?? []) {
-        for (const { message } of h.messagesAdded ?? []) {
-          if (!message?.id) continue;
-          if (message.threadId) touchedThreads.add(message.threadId);
-          if (message.labelIds?.includes('INBOX')) add(message);
-        }
-        for (const { message, labelIds } of h.labelsAdded ?? [])
-          if (message?.id && labelIds?.includes('INBOX')) add(message);
-        for (const { message, labelIds } of h.labelsRemoved ?? [])
-          if (message?.id && labelIds?.includes('INBOX')) removed.add(message.id);
-        for (const { message } of h.messagesDeleted ?? []) if (message?.id) removed.add(message.id);
-      }
-      historyId = page.data.historyId ?? historyId;
-      pageToken = page.data.nextPageToken ?? undefined;
-    } while (pageToken);
-
-    for (const id of removed) added.delete(id);
-    await repo.remove(who.integrationId, [...removed]);
+  async function incremental(source: MailSource, who: MailAccount, cursor: string): Promise<string> {
+    const { added, removed, touchedThreads, cursor: next } = await source.changes(cursor);
+    await repo.remove(who.integrationId, removed);
     // A thread that got a message (the user's reply or nudge, the other side's answer) is read
     // whole, once: its new messages, its earlier candidates and its state, for the reply triage and
     // the follow-ups alike.
-    const read = threadReader(gmail, limit, parse);
-    const messages = await readMessages(gmail, read, [...added.values()], touchedThreads);
+    const read = threadReader(source);
+    const messages = await readMessages(source, read, added, touchedThreads);
     await store(who, messages);
     for (const m of messages) touchedThreads.add(m.threadId);
     const candidates = new Map(
@@ -307,17 +248,17 @@ export function createMailSync({ repo, cipher, log, llm, followUps, contacts, pa
     // Candidates of earlier runs keep their verdict unless the thread moved on: looked at again.
     const stillCached = cachedInThreads.filter((id) => !candidates.has(id));
     for (const m of await readMessages(
-      gmail,
+      source,
       read,
       stillCached.map((id) => ({ id })),
       new Set(),
     ))
       if (isReplyCandidate(m, who.account)) candidates.set(m.messageId, m);
     await markReplies(read, who, touchedThreads, candidates);
-    await trackFollowUps(gmail, read, who, touchedThreads);
+    await trackFollowUps(source, read, who, touchedThreads);
     await contacts.rememberWrittenTo(who, read.parsed.values());
     await prune(who);
-    return historyId;
+    return next;
   }
 
   /** Mail older than the window leaves the cache, and so does a question unanswered for as long. */
@@ -327,35 +268,15 @@ export function createMailSync({ repo, cipher, log, llm, followUps, contacts, pa
     await followUps.prune(who.integrationId, before);
   }
 
-  /** The threads of the user's sent mail within the window (ids only: one call per 500). */
-  async function sentThreadsOf(gmail: gmail_v1.Gmail): Promise<Set<string>> {
-    const threads = new Set<string>();
-    let pageToken: string | undefined;
-    let listed = 0;
-    do {
-      const page = await gmail.users.messages.list({
-        userId: 'me',
-        labelIds: ['SENT'],
-        q: `newer_than:${MAIL_WINDOW_DAYS}d`,
-        maxResults: 500,
-        pageToken,
-      });
-      for (const m of page.data.messages ?? []) if (m.threadId) threads.add(m.threadId);
-      listed += page.data.messages?.length ?? 0;
-      pageToken = page.data.nextPageToken ?? undefined;
-    } while (pageToken && listed < MAIL_SYNC_MAX);
-    return threads;
-  }
-
   return {
-    async sync(gmail: gmail_v1.Gmail, who: MailAccount): Promise<string> {
-      if (!who.cursor) return full(gmail, who);
+    async sync(source: MailSource, who: MailAccount): Promise<string> {
+      if (!who.cursor) return full(source, who);
       try {
-        return await incremental(gmail, who, who.cursor);
+        return await incremental(source, who, who.cursor);
       } catch (err) {
-        if (!historyGone(err)) throw err;
-        log.info({ integrationId: who.integrationId }, 'history id expired; full mail sync');
-        return full(gmail, who);
+        if (!(err instanceof CursorExpired)) throw err;
+        log.info({ integrationId: who.integrationId }, 'sync cursor expired; full mail sync');
+        return full(source, who);
       }
     },
   };

@@ -1,9 +1,6 @@
-import type { gmail_v1 } from 'googleapis';
-import addressparser from 'nodemailer/lib/addressparser';
-import type pLimit from 'p-limit';
-import type { ParseMail } from './mail-parser';
 import type { ParsedMessage } from './message';
-import { THREAD_HEADERS, type ThreadMessage } from './needs-reply';
+import type { ThreadMessage } from './needs-reply';
+import type { MailSource } from './source';
 
 /** Reads one thread (see `threadReader`); `parsed` holds the messages read whole so far. */
 export type ThreadReader = ((threadId: string, full?: boolean) => Promise<ThreadMessage[] | null>) & {
@@ -12,46 +9,19 @@ export type ThreadReader = ((threadId: string, full?: boolean) => Promise<Thread
 
 /**
  * Reads threads, each at most once per sync: the reply triage and the follow-ups look at the same
- * threads. Metadata (`THREAD_HEADERS`) by default; `full` when the messages' text will be read too
- * (one call instead of one per message), and then the parsed messages are kept (`parsed`). Null
- * for a thread gone since. `limit` bounds the calls in flight, shared with the sync's other calls.
+ * threads. Headers only by default; `full` when the messages' text will be read too (one call
+ * instead of one per message, where the source allows), and then the parsed messages are kept
+ * (`parsed`). Null for a thread gone since.
  */
-export function threadReader(
-  gmail: gmail_v1.Gmail,
-  limit: ReturnType<typeof pLimit>,
-  parse: ParseMail,
-): ThreadReader {
+export function threadReader(source: MailSource): ThreadReader {
   const seen = new Map<string, Promise<ThreadMessage[] | null>>();
   const parsed = new Map<string, ParsedMessage>();
-  const fetchThread = (threadId: string, full: boolean) =>
-    limit(async () => {
-      let thread;
-      try {
-        thread = await gmail.users.threads.get({
-          userId: 'me',
-          id: threadId,
-          ...(full ? { format: 'full' } : { format: 'metadata', metadataHeaders: THREAD_HEADERS }),
-        });
-      } catch (err) {
-        if ((err as { status?: number }).status === 404) return null;
-        throw err;
-      }
-      const messages = thread.data.messages ?? [];
-      if (full) for (const m of messages) parsed.set(m.id ?? '', await parse(m));
-      return messages.map((m): ThreadMessage => {
-        const headers = Object.fromEntries(
-          (m.payload?.headers ?? []).map((h) => [h.name?.toLowerCase() ?? '', h.value ?? '']),
-        );
-        const [sender] = headers.from ? addressparser(headers.from, { flatten: true }) : [];
-        return {
-          id: m.id ?? '',
-          internalDate: Number(m.internalDate ?? 0),
-          labelIds: m.labelIds ?? [],
-          fromAddress: sender?.address?.toLowerCase() ?? '',
-          headers,
-        };
-      });
-    });
+  const fetchThread = async (threadId: string, full: boolean) => {
+    const thread = await source.thread(threadId, full);
+    if (!thread) return null;
+    for (const m of thread.parsed) parsed.set(m.messageId, m);
+    return thread.messages;
+  };
   const read = (threadId: string, full = false) => {
     let thread = seen.get(threadId);
     if (!thread) seen.set(threadId, (thread = fetchThread(threadId, full)));
