@@ -15,7 +15,9 @@ import { providerItemsRepository } from './db/provider-items.repository';
 import { outbox } from './db/schema';
 import { createAccounts } from './domain/accounts';
 import { createAssist } from './domain/assist';
+import { gmailOf, type GoogleOAuthClient } from './domain/google';
 import { createIntegrations } from './domain/integrations';
+import { gmailSource } from './domain/mail/gmail-source';
 import { createContacts } from './domain/mail/contacts';
 import { createFollowUps } from './domain/mail/follow-ups';
 import { createMailSandbox, sandboxedMailParser } from './domain/mail/mail-parser';
@@ -51,6 +53,11 @@ export const integrationsService: ServiceDefinition = {
       settings: google,
       log,
     });
+    const mailSandbox = createMailSandbox();
+    const parseMail = sandboxedMailParser(mailSandbox, log);
+    // Google is the one mail provider so far; each next is an adapter chosen here by the account's provider.
+    const mailSourceOf = (auth: GoogleOAuthClient) =>
+      gmailSource(gmailOf(auth, config.GOOGLE_API_ROOT_URL), parseMail);
     const integrations = createIntegrations({
       repo: accountRows,
       messages,
@@ -62,6 +69,7 @@ export const integrationsService: ServiceDefinition = {
       accounts,
       followUps,
       providers: createProviders(google),
+      mailSourceOf,
       syncIntervalMs: config.SYNC_INTERVAL_MS,
       log,
     });
@@ -77,7 +85,6 @@ export const integrationsService: ServiceDefinition = {
       slack: [config.SLACK_API_URL],
       notion: [config.NOTION_API_URL],
     });
-    const mailSandbox = createMailSandbox();
     const assist = createAssist({ messages, events, cipher, accounts, google, llm, log });
     const sync = createAccountSync({
       repo: accountRows,
@@ -92,7 +99,7 @@ export const integrationsService: ServiceDefinition = {
         followUps,
         contacts,
       }),
-      parseMail: sandboxedMailParser(mailSandbox, log),
+      mailSourceOf,
       workspace,
       apiRoot: config.GOOGLE_API_ROOT_URL,
       intervalMs: config.SYNC_INTERVAL_MS,

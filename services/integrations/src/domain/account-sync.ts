@@ -7,9 +7,7 @@ import type { CalendarEventsRepository } from '../db/calendar-events.repository'
 import type { IntegrationsRepository } from '../db/integrations.repository';
 import { accountContext, grantProblem, type Accounts } from './accounts';
 import { syncCalendar } from './calendar/sync';
-import { calendarOf, gmailOf } from './google';
-import { gmailSource } from './mail/gmail-source';
-import type { ParseMail } from './mail/mail-parser';
+import { calendarOf, type MailSourceOf } from './google';
 import type { MailSync } from './mail/sync';
 import { workspaceProblem, type Workspace } from './workspace/workspace';
 
@@ -58,8 +56,8 @@ export interface AccountSyncDeps {
   cipher: FieldCipher;
   accounts: Accounts;
   mail: MailSync;
-  /** Reads a message's body (in the mail sandbox), for the mail sources. */
-  parseMail: ParseMail;
+  /** The mail account's source over its signed-in client. */
+  mailSourceOf: MailSourceOf;
   workspace: Workspace;
   apiRoot: string;
   intervalMs: number;
@@ -77,7 +75,7 @@ export function createAccountSync({
   cipher,
   accounts,
   mail,
-  parseMail,
+  mailSourceOf,
   workspace,
   apiRoot,
   intervalMs,
@@ -101,8 +99,7 @@ export function createAccountSync({
           cursor: row.syncCursor,
           includeFullContent: settings.includeFullContent,
         };
-        const source = gmailSource(gmailOf(accounts.authorised(row), apiRoot), parseMail);
-        done.syncCursor = await mail.sync(source, who);
+        done.syncCursor = await mail.sync(mailSourceOf(accounts.authorised(row)), who);
         if (who.account) done.accountEnc = cipher.encrypt(who.account, accountContext(row.userId));
       } else if (row.provider !== 'google') {
         await workspace.sync(row);

@@ -1,6 +1,7 @@
 import { google } from 'googleapis';
 import type { Config } from '@haven/kit/config';
 import type { IntegrationType } from '@haven/contracts/integrations';
+import type { MailSource } from './mail/source';
 
 /** Calendar: events and the calendar itself, plus who the account is. */
 const CALENDAR_SCOPES = [
@@ -63,3 +64,6 @@ export const gmailOf = (auth: GoogleOAuthClient, rootUrl: string) =>
   google.gmail({ version: 'v1', auth, rootUrl, retry: false });
 export const calendarOf = (auth: GoogleOAuthClient, rootUrl: string) =>
   google.calendar({ version: 'v3', auth, rootUrl, retry: false });
+
+/** A mail account's source (see mail/source.ts) over its signed-in client. */
+export type MailSourceOf = (auth: GoogleOAuthClient) => MailSource;

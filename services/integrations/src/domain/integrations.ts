@@ -22,7 +22,7 @@ import type { Providers } from './providers';
 
 const notConfigured = (provider: Provider) =>
   `${provider.charAt(0).toUpperCase()}${provider.slice(1)} is not configured on this server`;
-import { calendarOf, gmailOf, type GoogleSettings } from './google';
+import { calendarOf, type GoogleSettings, type MailSourceOf } from './google';
 import { composeRaw } from './mime';
 import type { StateStore } from './oauth-state';
 
@@ -36,6 +36,8 @@ export interface IntegrationsDeps {
   accounts: Accounts;
   followUps: FollowUps;
   providers: Providers;
+  /** The mail account's source, over a signed-in client (sending and drafts). */
+  mailSourceOf: MailSourceOf;
   /** How often a connected account is synced (the first sync follows the connection at once). */
   syncIntervalMs: number;
   log: Logger;
@@ -51,6 +53,7 @@ export function createIntegrations({
   accounts,
   followUps,
   providers,
+  mailSourceOf,
   syncIntervalMs,
   log,
 }: IntegrationsDeps) {
@@ -195,19 +198,13 @@ export function createIntegrations({
       return present(updated);
     },
 
-    /** Sends through Gmail, or saves a Gmail draft. Nothing is ever sent but by this explicit call. */
+    /** Sends through the mail account, or saves a draft there. Nothing is ever sent but by this explicit call. */
     async sendEmail(userId: number, email: OutgoingEmailDraft, draft: boolean): Promise<SendAnswer> {
       const row = await accounts.usable(userId, 'email');
       const raw = await composeRaw({ ...email, ...(await threading(userId, row.id, email.threadId)) });
       await onAccount(row, async (auth) => {
-        const gmail = gmailOf(auth, google.GOOGLE_API_ROOT_URL);
-        if (draft)
-          await gmail.users.drafts.create({
-            userId: 'me',
-            requestBody: { message: { raw, threadId: email.threadId } },
-          });
-        else
-          await gmail.users.messages.send({ userId: 'me', requestBody: { raw, threadId: email.threadId } });
+        const source = mailSourceOf(auth);
+        await (draft ? source.saveDraft(raw, email.threadId) : source.send(raw, email.threadId));
       });
       if (draft) return { success: true, message: 'Draft saved' };
       // The user has answered the thread: it no longer waits for a reply (the next sync agrees),

@@ -22,10 +22,9 @@ const PRIORITY_HEADERS: Record<EmailPriority, Record<string, string>> = {
 
 /**
  * The RFC 5322 message, built by nodemailer's composer (encoded non-ASCII headers, quoted-printable
- * body, Importance/X-Priority, and In-Reply-To/References when it answers a message), as Gmail's
- * API takes it: base64url.
+ * body, Importance/X-Priority, and In-Reply-To/References when it answers a message).
  */
-export async function composeRaw(message: OutgoingMessage): Promise<string> {
+export async function composeRaw(message: OutgoingMessage): Promise<Buffer> {
   const mail = new MailComposer({
     from: message.from,
     to: message.to,
@@ -37,6 +36,5 @@ export async function composeRaw(message: OutgoingMessage): Promise<string> {
     references: message.references,
     textEncoding: 'quoted-printable',
   });
-  const raw = await mail.compile().build();
-  return raw.toString('base64url');
+  return mail.compile().build();
 }

@@ -140,5 +140,19 @@ export function gmailSource(gmail: gmail_v1.Gmail, parse: ParseMail): MailSource
         if (full) for (const m of messages) parsed.push(await parse(m));
         return { messages: messages.map(threadMessage), parsed };
       }),
+
+    async send(message, threadId) {
+      await gmail.users.messages.send({
+        userId: 'me',
+        requestBody: { raw: message.toString('base64url'), threadId },
+      });
+    },
+
+    async saveDraft(message, threadId) {
+      await gmail.users.drafts.create({
+        userId: 'me',
+        requestBody: { message: { raw: message.toString('base64url'), threadId } },
+      });
+    },
   };
 }

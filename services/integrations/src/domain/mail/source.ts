@@ -59,4 +59,11 @@ export interface MailSource {
   message(id: string): Promise<ParsedMessage | null>;
   /** One thread; null when it is gone. */
   thread(id: string, full: boolean): Promise<MailThread | null>;
+  /**
+   * Sends a whole RFC 5322 message (its In-Reply-To and References put it in its thread; `threadId`
+   * too, for a source that keeps threads apart); it lands in the sent mail.
+   */
+  send(message: Buffer, threadId?: string): Promise<void>;
+  /** Saves the message to the account's drafts, where the user's mail app shows it. */
+  saveDraft(message: Buffer, threadId?: string): Promise<void>;
 }
