@@ -15,7 +15,8 @@ import { providerItemsRepository } from './db/provider-items.repository';
 import { outbox } from './db/schema';
 import { createAccounts } from './domain/accounts';
 import { createAssist } from './domain/assist';
-import { gmailOf, type GoogleOAuthClient } from './domain/google';
+import { googleCalendarSource } from './domain/calendar/google-source';
+import { calendarOf, gmailOf, type GoogleOAuthClient } from './domain/google';
 import { createIntegrations } from './domain/integrations';
 import { gmailSource } from './domain/mail/gmail-source';
 import { createContacts } from './domain/mail/contacts';
@@ -58,6 +59,8 @@ export const integrationsService: ServiceDefinition = {
     // Google is the one mail provider so far; each next is an adapter chosen here by the account's provider.
     const mailSourceOf = (auth: GoogleOAuthClient) =>
       gmailSource(gmailOf(auth, config.GOOGLE_API_ROOT_URL), parseMail);
+    const calendarSourceOf = (auth: GoogleOAuthClient) =>
+      googleCalendarSource(calendarOf(auth, config.GOOGLE_API_ROOT_URL));
     const integrations = createIntegrations({
       repo: accountRows,
       messages,
@@ -70,6 +73,7 @@ export const integrationsService: ServiceDefinition = {
       followUps,
       providers: createProviders(google),
       mailSourceOf,
+      calendarSourceOf,
       syncIntervalMs: config.SYNC_INTERVAL_MS,
       log,
     });
@@ -85,7 +89,7 @@ export const integrationsService: ServiceDefinition = {
       slack: [config.SLACK_API_URL],
       notion: [config.NOTION_API_URL],
     });
-    const assist = createAssist({ messages, events, cipher, accounts, google, llm, log });
+    const assist = createAssist({ messages, events, cipher, accounts, calendarSourceOf, llm, log });
     const sync = createAccountSync({
       repo: accountRows,
       events,
@@ -100,8 +104,8 @@ export const integrationsService: ServiceDefinition = {
         contacts,
       }),
       mailSourceOf,
+      calendarSourceOf,
       workspace,
-      apiRoot: config.GOOGLE_API_ROOT_URL,
       intervalMs: config.SYNC_INTERVAL_MS,
       log,
     });

@@ -7,7 +7,7 @@ import type { CalendarEventsRepository } from '../db/calendar-events.repository'
 import type { IntegrationsRepository } from '../db/integrations.repository';
 import { accountContext, grantProblem, type Accounts } from './accounts';
 import { syncCalendar } from './calendar/sync';
-import { calendarOf, type MailSourceOf } from './google';
+import type { CalendarSourceOf, MailSourceOf } from './google';
 import type { MailSync } from './mail/sync';
 import { workspaceProblem, type Workspace } from './workspace/workspace';
 
@@ -58,8 +58,9 @@ export interface AccountSyncDeps {
   mail: MailSync;
   /** The mail account's source over its signed-in client. */
   mailSourceOf: MailSourceOf;
+  /** The calendar account's source over its signed-in client. */
+  calendarSourceOf: CalendarSourceOf;
   workspace: Workspace;
-  apiRoot: string;
   intervalMs: number;
   log: Logger;
 }
@@ -76,8 +77,8 @@ export function createAccountSync({
   accounts,
   mail,
   mailSourceOf,
+  calendarSourceOf,
   workspace,
-  apiRoot,
   intervalMs,
   log,
 }: AccountSyncDeps) {
@@ -104,7 +105,7 @@ export function createAccountSync({
       } else if (row.provider !== 'google') {
         await workspace.sync(row);
       } else if (row.type === 'calendar') {
-        await syncCalendar({ repo: events, cipher }, calendarOf(accounts.authorised(row), apiRoot), {
+        await syncCalendar({ repo: events, cipher }, calendarSourceOf(accounts.authorised(row)), {
           integrationId: row.id,
           userId: row.userId,
         });

@@ -8,8 +8,8 @@ import type { Logger } from '@haven/kit/logger';
 import type { CalendarEventsRepository } from '../db/calendar-events.repository';
 import type { MailMessageRow, MailMessagesRepository } from '../db/mail-messages.repository';
 import { MESSAGES, type Accounts } from './accounts';
-import { eventContext, presentEvent, selfOf, storeEvents } from './calendar/sync';
-import { calendarOf, type GoogleSettings } from './google';
+import { eventContext, storeEvents } from './calendar/sync';
+import type { CalendarSourceOf } from './google';
 import { htmlToText } from './mail/sanitize';
 import { CachedMail, mailContext } from './mail/sync';
 
@@ -47,13 +47,14 @@ export interface AssistDeps {
   events: CalendarEventsRepository;
   cipher: FieldCipher;
   accounts: Accounts;
-  google: GoogleSettings;
+  /** The calendar account's source over its signed-in client (answering invitations). */
+  calendarSourceOf: CalendarSourceOf;
   llm: Llm | null;
   log: Logger;
 }
 
 /** The Assist screen's reads (from the caches the syncs keep), reply drafts and RSVPs. */
-export function createAssist({ messages, events, cipher, accounts, google, llm, log }: AssistDeps) {
+export function createAssist({ messages, events, cipher, accounts, calendarSourceOf, llm, log }: AssistDeps) {
   const cached = (row: MailMessageRow) =>
     CachedMail.parse(JSON.parse(cipher.decrypt(row.dataEnc, mailContext(row.userId))));
 
@@ -165,23 +166,12 @@ export function createAssist({ messages, events, cipher, accounts, google, llm, 
       if (!cachedEvent) throw notFound(MESSAGES.eventNotFound);
       const account = await accounts.byId(cachedEvent.integrationId);
       if (!account || !accounts.isConnected(account)) throw conflict(MESSAGES.noCalendar);
-      const updated = await accounts.onAccount(account, async (auth) => {
-        const calendar = calendarOf(auth, google.GOOGLE_API_ROOT_URL);
-        const { data: event } = await calendar.events.get({ calendarId: 'primary', eventId });
-        const attendees = (event.attendees ?? []).map((a) =>
-          a.self ? { ...a, responseStatus: response } : a,
-        );
-        if (!selfOf(event)) throw notFound(MESSAGES.eventNotFound);
-        const { data } = await calendar.events.patch({
-          calendarId: 'primary',
-          eventId,
-          sendUpdates: 'all',
-          requestBody: { attendees },
-        });
-        return data;
-      });
+      const updated = await accounts.onAccount(account, (auth) =>
+        calendarSourceOf(auth).respond(eventId, response),
+      );
+      if (!updated) throw notFound(MESSAGES.eventNotFound);
       await storeEvents({ repo: events, cipher }, { integrationId: account.id, userId }, [updated]);
-      return presentEvent(updated);
+      return updated;
     },
   };
 }

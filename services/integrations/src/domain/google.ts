@@ -1,6 +1,7 @@
 import { google } from 'googleapis';
 import type { Config } from '@haven/kit/config';
 import type { IntegrationType } from '@haven/contracts/integrations';
+import type { CalendarSource } from './calendar/source';
 import type { MailSource } from './mail/source';
 
 /** Calendar: events and the calendar itself, plus who the account is. */
@@ -67,3 +68,6 @@ export const calendarOf = (auth: GoogleOAuthClient, rootUrl: string) =>
 
 /** A mail account's source (see mail/source.ts) over its signed-in client. */
 export type MailSourceOf = (auth: GoogleOAuthClient) => MailSource;
+
+/** A calendar account's source (see calendar/source.ts) over its signed-in client. */
+export type CalendarSourceOf = (auth: GoogleOAuthClient) => CalendarSource;

@@ -22,7 +22,7 @@ import type { Providers } from './providers';
 
 const notConfigured = (provider: Provider) =>
   `${provider.charAt(0).toUpperCase()}${provider.slice(1)} is not configured on this server`;
-import { calendarOf, type GoogleSettings, type MailSourceOf } from './google';
+import type { CalendarSourceOf, GoogleSettings, MailSourceOf } from './google';
 import { composeRaw } from './mime';
 import type { StateStore } from './oauth-state';
 
@@ -38,6 +38,8 @@ export interface IntegrationsDeps {
   providers: Providers;
   /** The mail account's source, over a signed-in client (sending and drafts). */
   mailSourceOf: MailSourceOf;
+  /** The calendar account's source, over a signed-in client (creating events). */
+  calendarSourceOf: CalendarSourceOf;
   /** How often a connected account is synced (the first sync follows the connection at once). */
   syncIntervalMs: number;
   log: Logger;
@@ -54,6 +56,7 @@ export function createIntegrations({
   followUps,
   providers,
   mailSourceOf,
+  calendarSourceOf,
   syncIntervalMs,
   log,
 }: IntegrationsDeps) {
@@ -217,39 +220,7 @@ export function createIntegrations({
     /** Creates a real event, with the reminder as a popup override. */
     async createEvent(userId: number, event: CalendarEventDraft): Promise<CalendarEvent> {
       const row = await accounts.usable(userId, 'calendar');
-      const at = (m: { date: string; time: string }) => ({
-        dateTime: `${m.date}T${m.time}:00`,
-        timeZone: event.timeZone ?? 'UTC',
-      });
-      const created = await onAccount(row, (auth) =>
-        calendarOf(auth, google.GOOGLE_API_ROOT_URL).events.insert({
-          calendarId: 'primary',
-          requestBody: {
-            summary: event.title,
-            description: event.description,
-            location: event.location,
-            start: at(event.start),
-            end: at(event.end),
-            reminders: event.reminder
-              ? { useDefault: false, overrides: [{ method: 'popup', minutes: event.reminder }] }
-              : { useDefault: false, overrides: [] },
-          },
-        }),
-      );
-      return {
-        id: created.data.id ?? '',
-        summary: created.data.summary ?? event.title,
-        location: created.data.location ?? null,
-        start: {
-          dateTime: created.data.start?.dateTime ?? undefined,
-          timeZone: created.data.start?.timeZone ?? undefined,
-        },
-        end: {
-          dateTime: created.data.end?.dateTime ?? undefined,
-          timeZone: created.data.end?.timeZone ?? undefined,
-        },
-        htmlLink: created.data.htmlLink ?? undefined,
-      };
+      return onAccount(row, (auth) => calendarSourceOf(auth).create(event));
     },
   };
 }
