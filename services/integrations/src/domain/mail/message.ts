@@ -63,29 +63,12 @@ function partsOf(root: Part | undefined): Part[] {
 const findPart = (root: Part | undefined, mimeType: string) =>
   partsOf(root).find((part) => part.mimeType === mimeType && part.body?.data && !part.filename);
 
-/** The HTML body, or the plain one as HTML, sanitised; undefined when the message has neither. */
-function bodyOf(payload: Part | undefined): ParsedMessage['body'] {
-  const html = findPart(payload, 'text/html');
-  if (html?.body?.data) return sanitiseMailHtml(decode(html.body.data));
-  const text = findPart(payload, 'text/plain');
-  if (text?.body?.data) return { html: plainTextToHtml(decode(text.body.data)), hasRemoteImages: false };
-  return undefined;
-}
-
 const addresses = (value: string | undefined) =>
   value
     ? addressparser(value, { flatten: true })
         .map((a) => a.address.toLowerCase())
         .filter(Boolean)
     : [];
-
-/** The body as text: the plain part, or the HTML part's visible text. */
-function textOf(payload: Part | undefined): string {
-  const text = findPart(payload, 'text/plain');
-  if (text?.body?.data) return decode(text.body.data);
-  const html = findPart(payload, 'text/html');
-  return html?.body?.data ? htmlToText(decode(html.body.data)) : '';
-}
 
 /**
  * Every part's type with its parameters (`text/calendar; method=REPLY`), depth first. (Each part's
@@ -94,34 +77,55 @@ function textOf(payload: Part | undefined): string {
 const partTypes = (root: Part | undefined) =>
   partsOf(root).map((part) => headerOf(part, 'Content-Type') ?? part.mimeType ?? '');
 
-export function parseMessage(message: gmail_v1.Schema$Message): ParsedMessage {
-  const payload = message.payload ?? undefined;
-  const fromFull = headerOf(payload, 'From') ?? '';
+/**
+ * A message as any mailbox gives it, decoded: what `readMessage` makes a ParsedMessage of. Gmail's
+ * API (`parseMessage`) and raw RFC 5322 bytes (`parseRawMessage`, for IMAP) each fill it.
+ */
+export interface MailInput {
+  messageId: string;
+  threadId: string;
+  /** When the mailbox received it (Gmail's internalDate, IMAP's INTERNALDATE); else the Date header. */
+  receivedAt?: Date;
+  labelIds: string[];
+  /** Every header, in order (name case as sent), values decoded. */
+  headers: Array<{ name?: string | null; value?: string | null }>;
+  /** The body's plain and HTML parts, decoded to text. */
+  plain?: string;
+  html?: string;
+  /** Every part's type with its parameters (`text/calendar; method=REPLY`). */
+  partTypes: string[];
+  /** A short text of the message (plain text, not HTML-escaped). */
+  snippet: string;
+}
+
+const headerIn = (input: MailInput, name: string) =>
+  input.headers.find((h) => h.name?.toLowerCase() === name.toLowerCase())?.value ?? undefined;
+
+/** A message as the cache keeps it, from what its mailbox gave (see MailInput). */
+export function readMessage(input: MailInput): ParsedMessage {
+  const fromFull = headerIn(input, 'From') ?? '';
   const [sender] = fromFull ? addressparser(fromFull, { flatten: true }) : [];
   const fromAddress = sender?.address?.toLowerCase() ?? '';
-  const dateHeader = headerOf(payload, 'Date');
-  const received = message.internalDate
-    ? new Date(Number(message.internalDate))
-    : dateHeader
-      ? new Date(dateHeader)
-      : new Date();
-  const subject = headerOf(payload, 'Subject') ?? '';
-  const labelIds = message.labelIds ?? [];
+  const dateHeader = headerIn(input, 'Date');
+  const received = input.receivedAt ?? (dateHeader ? new Date(dateHeader) : new Date());
+  const subject = headerIn(input, 'Subject') ?? '';
+  const { labelIds } = input;
   let split: ReturnType<typeof splitText> | undefined;
-  const text = () => (split ??= splitText(textOf(payload)));
-  const recipients = [...addresses(headerOf(payload, 'To')), ...addresses(headerOf(payload, 'Cc'))];
+  const bodyText = () => input.plain ?? (input.html !== undefined ? htmlToText(input.html) : '');
+  const text = () => (split ??= splitText(bodyText()));
+  const recipients = [...addresses(headerIn(input, 'To')), ...addresses(headerIn(input, 'Cc'))];
   const machine = machineSignals({
-    headers: payload?.headers ?? [],
+    headers: input.headers,
     labelIds,
     fromAddress,
     recipients,
     subject,
     text: () => text().unquoted,
-    partTypes: partTypes(payload),
+    partTypes: input.partTypes,
   });
   return {
-    messageId: message.id ?? '',
-    threadId: message.threadId ?? message.id ?? '',
+    messageId: input.messageId,
+    threadId: input.threadId,
     receivedAt: Number.isNaN(received.getTime()) ? new Date() : received,
     labelIds,
     from: sender?.name || fromAddress || fromFull,
@@ -129,14 +133,37 @@ export function parseMessage(message: gmail_v1.Schema$Message): ParsedMessage {
     fromAddress,
     recipients,
     subject,
-    // Gmail's snippets are HTML-escaped text.
-    snippet: decodeEntities(message.snippet ?? ''),
-    messageIdHeader: headerOf(payload, 'Message-ID') ?? headerOf(payload, 'Message-Id'),
-    references: headerOf(payload, 'References'),
+    snippet: input.snippet,
+    messageIdHeader: headerIn(input, 'Message-ID'),
+    references: headerIn(input, 'References'),
     machine,
     // Machines' mail is never waited on, whatever it says.
     asks: machine.length > 0 ? [] : readAsks({ subject, own: text().own }).reasons,
     ownText: machine.length > 0 ? '' : text().own,
-    body: bodyOf(payload),
+    body:
+      input.html !== undefined
+        ? sanitiseMailHtml(input.html)
+        : input.plain !== undefined
+          ? { html: plainTextToHtml(input.plain), hasRemoteImages: false }
+          : undefined,
   };
+}
+
+/** A Gmail message (`messages.get`, format=full) as the cache keeps it. */
+export function parseMessage(message: gmail_v1.Schema$Message): ParsedMessage {
+  const payload = message.payload ?? undefined;
+  const html = findPart(payload, 'text/html');
+  const plain = findPart(payload, 'text/plain');
+  return readMessage({
+    messageId: message.id ?? '',
+    threadId: message.threadId ?? message.id ?? '',
+    receivedAt: message.internalDate ? new Date(Number(message.internalDate)) : undefined,
+    labelIds: message.labelIds ?? [],
+    headers: payload?.headers ?? [],
+    plain: plain?.body?.data ? decode(plain.body.data) : undefined,
+    html: html?.body?.data ? decode(html.body.data) : undefined,
+    partTypes: partTypes(payload),
+    // Gmail's snippets are HTML-escaped text.
+    snippet: decodeEntities(message.snippet ?? ''),
+  });
 }
