@@ -38,8 +38,6 @@ interface Settings {
   databaseUrl?: string;
   /** Where backups are: BACKUP_URL's folder or bucket. */
   store: BackupStore;
-  /** Whether that is a bucket (else a folder, whose files the messages name by path). */
-  inBucket: boolean;
   keep: number;
   /** The ids of the keys configured (current first), or null when none is: never the keys themselves. */
   keyIds: string[] | null;
@@ -74,7 +72,6 @@ function settingsFrom(env: NodeJS.ProcessEnv): Settings {
     dataDir,
     databaseUrl: config.DATABASE_URL,
     store: backupStoreAt(backupUrl, config),
-    inBucket: isBucketUrl(backupUrl),
     keep: config.BACKUP_KEEP,
     keyIds: keyIdsFrom(env, dataDir, !config.DATABASE_URL),
   };
@@ -135,7 +132,7 @@ async function backup(s: Settings): Promise<void> {
           log,
         }).take(new Date()),
       );
-  const where = s.inBucket
+  const where = isBucketUrl(s.store.location)
     ? `${s.store.location.replace(/\/$/, '')}/${file.name}`
     : path.join(s.store.location, file.name);
   say(`Backup written: ${where} (${size(file.size)})`);

@@ -37,7 +37,7 @@ export function parseS3Url(url: string): S3Location | null {
 export interface S3StoreOptions {
   /** A server other than AWS (http://minio:9000); addressed path-style. */
   endpoint?: string;
-  /** Defaults to AWS_REGION, else us-east-1 (what S3-compatible servers mostly ignore). */
+  /** AWS_REGION; default us-east-1 (what S3-compatible servers mostly ignore). */
   region?: string;
   /** Unset: the AWS default chain (environment, shared files, the machine's role). */
   credentials?: { accessKeyId: string; secretAccessKey: string };
@@ -48,7 +48,7 @@ const PART_BYTES = 16 * 1024 * 1024;
 
 function clientFor(options: S3StoreOptions): S3Client {
   return new S3Client({
-    region: options.region ?? process.env.AWS_REGION ?? 'us-east-1',
+    region: options.region ?? 'us-east-1',
     ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
     ...(options.credentials ? { credentials: options.credentials } : {}),
     // Checksums only where S3 requires them: many S3-compatible servers refuse the SDK's newer
