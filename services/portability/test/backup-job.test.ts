@@ -37,11 +37,9 @@ describe('the scheduled backup', () => {
     expect(series(await metrics(), 'haven_backup_last_success_timestamp_seconds')).toBe(0);
     // The reconciler's round (once a minute where workers run) finds the nightly slot without a backup.
     expect(await portability().reconcilers!.runOnce()).toBe(1);
-    // The folder is made by the job itself: not there until it runs.
-    await until(
-      () => existsSync(dir) && readdirSync(dir).some((f) => f.endsWith('.backup.gz.sha256')),
-      30_000,
-    );
+    // The folder is made by the job itself, and the backup is renamed into view last (after its
+    // checksum): wait for the backup, not for the folder or the checksum.
+    await until(() => existsSync(dir) && readdirSync(dir).some((f) => f.endsWith('.backup.gz')), 30_000);
     const [file] = readdirSync(dir).filter((f) => f.endsWith('.backup.gz'));
     expect(file).toMatch(/^haven-\d{4}-\d{2}-\d{2}T\d{2}-00-00-000Z\.backup\.gz$/);
     // Taken: the next round finds nothing due.
