@@ -25,6 +25,8 @@ export interface Dovecot {
   tlsPort?: number;
   /** The server's log, for a failed test's message. */
   log(): string;
+  /** A user's Maildir folder (the inbox's messages and Dovecot's UID list and index files). */
+  maildir(user: string): string;
   stop(): Promise<void>;
 }
 
@@ -119,6 +121,7 @@ export async function startDovecot(
     port: ports.imap,
     tlsPort: tls ? ports.imaps : undefined,
     log,
+    maildir: (user) => path.join(dir, 'home', user, 'Maildir'),
     async stop() {
       await daemon.stop();
       rmSync(dir, { recursive: true, force: true });

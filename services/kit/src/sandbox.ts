@@ -222,21 +222,22 @@ export function createSandboxPool(options: {
 export type SandboxPool = ReturnType<typeof createSandboxPool>;
 
 /**
- * The child's side of a pool: answers each call with its task's result. A task that throws answers
- * an error (the sandbox lives on); one that kills the process is the pool's to report.
+ * The child's side of a pool: answers each call with its task's result. A task that throws (or
+ * rejects) answers an error (the sandbox lives on); one that kills the process is the pool's to report.
  */
 export function serveSandboxTasks(tasks: Record<string, (input: never) => unknown>): void {
   process.on('message', (m: PoolRequest) => {
     if (m.type !== 'run') return;
-    let answer: PoolAnswer;
-    try {
-      const task = tasks[m.task];
-      if (!task) throw new Error(`No task ${m.task}`);
-      answer = { type: 'result', value: task(m.input as never) };
-    } catch (err) {
-      answer = { type: 'error', message: (err as Error)?.message ?? String(err) };
-    }
-    process.send!(answer);
+    void (async (): Promise<PoolAnswer> => {
+      try {
+        const task = tasks[m.task];
+        if (!task) throw new Error(`No task ${m.task}`);
+        // A task may answer a promise (a parser that reads a stream): its value is sent when settled.
+        return { type: 'result', value: await task(m.input as never) };
+      } catch (err) {
+        return { type: 'error', message: (err as Error)?.message ?? String(err) };
+      }
+    })().then((answer) => process.send!(answer));
   });
   process.on('disconnect', () => process.exit(0));
   sandboxStarted();

@@ -1,7 +1,8 @@
 import type { gmail_v1 } from 'googleapis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@haven/kit/logger';
-import { createMailSandbox, sandboxedMailParser } from './mail-parser';
+import { createMailSandbox, sandboxedMailParser, sandboxedRawMailParser } from './mail-parser';
+import { parseRawInSandbox } from './raw-mail-task';
 import { parseMessage } from './message';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64url');
@@ -56,4 +57,50 @@ describe('mail bodies parsed in the sandbox', () => {
     const next = message('m3', 'Lunch?', '<p>Lunch on Thursday?</p>');
     expect(await parse(next)).toEqual(parseMessage(next));
   }, 30_000);
+
+  describe('raw mail (IMAP)', () => {
+    const parseRaw = sandboxedRawMailParser(pool, createLogger({ name: 'test', level: 'silent' }));
+    const raw = (id: string, html: string) =>
+      Buffer.from(
+        [
+          'From: Ana Lima <ana@example.org>',
+          'To: me@example.com',
+          'Subject: The report',
+          `Message-ID: <${id}@example.org>`,
+          'References: <start@example.org>',
+          'Content-Type: text/html; charset=utf-8',
+          '',
+          html,
+        ].join('\r\n'),
+      );
+    const meta = (id: string) => ({
+      messageId: id,
+      receivedAt: new Date('2026-11-20T09:00:00Z'),
+      labelIds: ['INBOX'],
+    });
+
+    it('reads ordinary mail as in the service process, its thread found by its References', async () => {
+      const m = raw('r1', '<p>Could you send me the report by <b>Friday</b>?</p>');
+      const parsed = await parseRaw(m, meta('r1'));
+      expect(parsed).toEqual(await parseRawInSandbox({ raw: m, meta: meta('r1') }));
+      expect(parsed.threadId).toBe(`t${Buffer.from('start@example.org').toString('base64url')}`);
+      expect(parsed.asks.length).toBeGreaterThan(0);
+    });
+
+    it('keeps one past the limits by its header section, and reads the next', async () => {
+      const kept = await parseRaw(raw('r2', `<div>${'<p>word </p>'.repeat(2_000_000)}</div>`), meta('r2'));
+      expect(kept).toMatchObject({
+        messageId: 'r2',
+        subject: 'The report',
+        fromAddress: 'ana@example.org',
+        asks: [],
+      });
+      expect(kept.threadId).toBe(`t${Buffer.from('start@example.org').toString('base64url')}`);
+      expect(kept.body?.html ?? '').toBe('');
+      const next = raw('r3', '<p>Lunch on Thursday?</p>');
+      expect(await parseRaw(next, meta('r3'))).toEqual(
+        await parseRawInSandbox({ raw: next, meta: meta('r3') }),
+      );
+    }, 30_000);
+  });
 });

@@ -1,10 +1,15 @@
 import type { gmail_v1 } from 'googleapis';
 import type { Logger } from '@haven/kit/logger';
 import { SandboxLimitError, createSandboxPool, sandboxScript, type SandboxPool } from '@haven/kit/sandbox';
+import { headerEnd } from './imap-threads';
 import type { ParsedMessage } from './message';
+import type { RawMailMeta } from './raw-mail-task';
 
 /** Reads a message as the cache keeps it (see `parseMessage`), in the mail sandbox. */
 export type ParseMail = (message: gmail_v1.Schema$Message) => Promise<ParsedMessage>;
+
+/** Reads a raw RFC 5322 message (what IMAP answers) as the cache keeps it, in the mail sandbox. */
+export type ParseRawMail = (raw: Uint8Array, meta: RawMailMeta) => Promise<ParsedMessage>;
 
 /**
  * What one message may cost the sandbox: mail bodies are anyone's to write (a stranger can send a
@@ -55,20 +60,56 @@ async function headersOnly(pool: SandboxPool, message: gmail_v1.Schema$Message):
     });
   } catch (err) {
     if (!(err instanceof SandboxLimitError)) throw err;
-    return {
+    return bareMessage({
       messageId: message.id ?? '',
       threadId: message.threadId ?? message.id ?? '',
       receivedAt: message.internalDate ? new Date(Number(message.internalDate)) : new Date(),
       labelIds: message.labelIds ?? [],
-      from: '',
-      fromFull: '',
-      fromAddress: '',
-      recipients: [],
-      subject: '',
-      snippet: '',
-      machine: [],
-      asks: [],
-      ownText: '',
-    };
+    });
   }
+}
+
+/** A message known by its ids alone: nothing of it could be read within the limits. */
+function bareMessage(
+  ids: Pick<ParsedMessage, 'messageId' | 'threadId' | 'receivedAt' | 'labelIds'>,
+): ParsedMessage {
+  return {
+    ...ids,
+    from: '',
+    fromFull: '',
+    fromAddress: '',
+    recipients: [],
+    subject: '',
+    snippet: '',
+    machine: [],
+    asks: [],
+    ownText: '',
+  };
+}
+
+/**
+ * `parseRawMessage` in the sandbox, with the same fallbacks as `sandboxedMailParser`: beyond the
+ * limits, the header section alone; beyond them even so, the ids.
+ */
+export function sandboxedRawMailParser(pool: SandboxPool, log: Logger): ParseRawMail {
+  const run = (raw: Uint8Array, meta: RawMailMeta) =>
+    pool.run<ParsedMessage>('mail.parse-raw', { raw, meta });
+  return async (raw, meta) => {
+    try {
+      return await run(raw, meta);
+    } catch (err) {
+      if (!(err instanceof SandboxLimitError)) throw err;
+      log.warn(
+        { messageId: meta.messageId, reason: err.message },
+        'mail body not read: beyond the sandbox limits',
+      );
+    }
+    const bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    try {
+      return await run(Buffer.concat([bytes.subarray(0, headerEnd(bytes)), Buffer.from('\r\n\r\n')]), meta);
+    } catch (err) {
+      if (!(err instanceof SandboxLimitError)) throw err;
+      return bareMessage({ ...meta, threadId: meta.messageId, receivedAt: meta.receivedAt ?? new Date() });
+    }
+  };
 }

@@ -4,6 +4,7 @@
  * messages (`readMessage`) decides who wrote it, whether a machine did, and what it asks.
  */
 import PostalMime, { decodeWords } from 'postal-mime';
+import { headerEnd } from './imap-threads';
 import { readMessage, type MailInput, type ParsedMessage } from './message';
 import { htmlToText } from './sanitize';
 
@@ -20,9 +21,7 @@ const MAX_NESTING = 64;
  */
 export function headersAsUtf8(raw: Uint8Array): Uint8Array {
   const bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
-  const crlf = bytes.indexOf('\r\n\r\n');
-  const lf = bytes.indexOf('\n\n');
-  const end = crlf >= 0 && (lf < 0 || crlf < lf) ? crlf : lf >= 0 ? lf : bytes.length;
+  const end = headerEnd(bytes);
   const head = bytes.subarray(0, end);
   try {
     new TextDecoder('utf-8', { fatal: true }).decode(head);

@@ -110,8 +110,8 @@ export function describeFailure(err: unknown, login: ServerLogin, timeoutMs: num
   return fail('server-error', `The server answered with an error${words ? `: ${words}` : ''}.`, words);
 }
 
-/** Signs in over IMAP and finds the Sent and Drafts folders; logs out. */
-export async function checkImap(login: ServerLogin, options: CheckOptions = {}): Promise<ImapCheck> {
+/** An IMAP client for these settings (not yet connected); its socket errors are the caller's to see. */
+export function imapClient(login: ServerLogin, options: CheckOptions = {}): ImapFlow {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const { host, port, security } = login.server;
   const client = new ImapFlow({
@@ -127,30 +127,16 @@ export async function checkImap(login: ServerLogin, options: CheckOptions = {}):
     socketTimeout: timeoutMs * 2,
     tls: tlsOptions(host, options),
   });
-  // A socket error after the failure is already answered; it must not go unhandled.
+  // A socket error after a failure is already answered (the command rejects); it must not go unhandled.
   client.on('error', () => undefined);
-  try {
-    await client.connect();
-    const mailboxes = await client.list();
-    const marked = (use: string) => mailboxes.find((m) => m.specialUse === use)?.path ?? null;
-    await client.logout();
-    return {
-      ok: true,
-      message: `Signed in to ${host}.`,
-      folders: { sent: marked('\\Sent'), drafts: marked('\\Drafts') },
-    };
-  } catch (err) {
-    return describeFailure(err, login, timeoutMs);
-  } finally {
-    client.close();
-  }
+  return client;
 }
 
-/** Signs in over SMTP (no mail is sent). */
-export async function checkSmtp(login: ServerLogin, options: CheckOptions = {}): Promise<ServerCheck> {
+/** An SMTP transport for these settings. */
+export function smtpTransport(login: ServerLogin, options: CheckOptions = {}) {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const { host, port, security } = login.server;
-  const transport = nodemailer.createTransport({
+  return nodemailer.createTransport({
     host,
     port,
     secure: security === 'tls',
@@ -162,11 +148,39 @@ export async function checkSmtp(login: ServerLogin, options: CheckOptions = {}):
     socketTimeout: timeoutMs * 2,
     tls: tlsOptions(host, options),
   });
+}
+
+/** The folders a server marks for sent mail and drafts (RFC 6154 SPECIAL-USE). */
+export async function specialFolders(client: ImapFlow): Promise<{ sent: string | null; drafts: string | null }> {
+  const mailboxes = await client.list();
+  const marked = (use: string) => mailboxes.find((m) => m.specialUse === use)?.path ?? null;
+  return { sent: marked('\\Sent'), drafts: marked('\\Drafts') };
+}
+
+/** Signs in over IMAP and finds the Sent and Drafts folders; logs out. */
+export async function checkImap(login: ServerLogin, options: CheckOptions = {}): Promise<ImapCheck> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const client = imapClient(login, options);
   try {
-    await transport.verify();
-    return { ok: true, message: `Signed in to ${host}.` };
+    await client.connect();
+    const folders = await specialFolders(client);
+    await client.logout();
+    return { ok: true, message: `Signed in to ${login.server.host}.`, folders };
   } catch (err) {
     return describeFailure(err, login, timeoutMs);
+  } finally {
+    client.close();
+  }
+}
+
+/** Signs in over SMTP (no mail is sent). */
+export async function checkSmtp(login: ServerLogin, options: CheckOptions = {}): Promise<ServerCheck> {
+  const transport = smtpTransport(login, options);
+  try {
+    await transport.verify();
+    return { ok: true, message: `Signed in to ${login.server.host}.` };
+  } catch (err) {
+    return describeFailure(err, login, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   } finally {
     transport.close();
   }
