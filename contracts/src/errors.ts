@@ -25,6 +25,9 @@ export const ErrorCode = z.enum([
   // the user to connect it again (revoked grant, sync error). The SPA offers to connect either way.
   'not_connected',
   'reconnect_required',
+  // A mail server refused the settings a person entered (wrong password, no such host…): 422, each
+  // server's problem an issue (`imap`, `smtp`) with its ServerProblem as the code.
+  'server_refused',
   // Reasons an e-mailed verification link failed (spec 8, "Email verification link reasons").
   'invalid_token',
   'expired_token',

@@ -2,9 +2,17 @@ import { z } from 'zod';
 import { defineContract } from './contract';
 import { ErrorBody } from './errors';
 import { Id, IdParams, IsoDateTime, Ok } from './common';
+import { MailServerAccountBody } from './mail-servers';
 
-/** Connectable providers; `google` is the mail and calendar provider. */
-export const Provider = z.enum(['google', 'slack', 'notion']);
+/** Providers connected by their OAuth consent; `google` is a mail and calendar provider. */
+export const OAuthProvider = z.enum(['google', 'slack', 'notion']);
+export type OAuthProvider = z.infer<typeof OAuthProvider>;
+
+/**
+ * Connectable providers: the OAuth ones, and `imap`, a mail account reached by its servers (IMAP to
+ * read, SMTP to send) with an app password (see mail-servers.ts).
+ */
+export const Provider = z.enum([...OAuthProvider.options, 'imap']);
 export type Provider = z.infer<typeof Provider>;
 
 /** What an integration is used for. */
@@ -16,6 +24,7 @@ export const PROVIDER_TYPES: Readonly<Record<Provider, readonly IntegrationType[
   google: ['calendar', 'email'],
   slack: ['messages'],
   notion: ['documents'],
+  imap: ['email'],
 };
 
 /** The spec's default contextual-rule templates (section 9), as 'Use Default Rules' fills them in. */
@@ -96,8 +105,8 @@ export const IntegrationListQuery = z.object({
 });
 export type IntegrationListQuery = z.infer<typeof IntegrationListQuery>;
 
-/** Path params of `/api/integrations/:provider/...`. */
-export const ProviderParams = z.object({ provider: Provider });
+/** Path params of `/api/integrations/:provider/...` (the consent routes: OAuth providers only). */
+export const ProviderParams = z.object({ provider: OAuthProvider });
 export type ProviderParams = z.infer<typeof ProviderParams>;
 
 /** POST /api/integrations/:provider/auth. */
@@ -191,6 +200,15 @@ export const integrationsContract = defineContract({
     path: '/api/integrations',
     query: IntegrationListQuery,
     responses: { 200: z.array(Integration), 400: ErrorBody, 401: ErrorBody },
+  },
+  connectMailServer: {
+    method: 'POST',
+    path: '/api/integrations/mail-server',
+    body: MailServerAccountBody,
+    responses: { 201: Integration, 400: ErrorBody, 401: ErrorBody, 422: ErrorBody },
+    summary:
+      'Connects a mail account by its IMAP and SMTP servers and an app password, after signing in to ' +
+      'both; 422 `server_refused` says what each server answered (issues `imap`, `smtp`).',
   },
   remove: {
     method: 'DELETE',

@@ -73,6 +73,7 @@ export const ServerProblem = z.enum([
   'certificate',
   'wrong-password',
   'server-error',
+  'private-network',
 ]);
 export type ServerProblem = z.infer<typeof ServerProblem>;
 
@@ -85,3 +86,22 @@ export const ServerCheck = z.object({
   serverSaid: z.string().optional(),
 });
 export type ServerCheck = z.infer<typeof ServerCheck>;
+
+/**
+ * POST /api/integrations/mail-server: a mail account by its servers. With a preset, its servers;
+ * else both servers. The user name is the address unless given.
+ */
+export const MailServerAccountBody = z
+  .object({
+    address: z.email({ error: 'Enter your e-mail address' }).max(254),
+    password: z.string().min(1, { error: 'Enter the app password' }).max(1024),
+    preset: z.enum(Object.keys(MAIL_PRESETS) as [MailPresetId, ...MailPresetId[]]).optional(),
+    user: z.string().trim().min(1).max(254).optional(),
+    imap: MailServer.optional(),
+    smtp: MailServer.optional(),
+  })
+  .refine((b) => b.preset !== undefined || (b.imap !== undefined && b.smtp !== undefined), {
+    error: 'Choose your provider, or enter the IMAP and SMTP servers',
+    path: ['imap'],
+  });
+export type MailServerAccountBody = z.infer<typeof MailServerAccountBody>;

@@ -83,3 +83,49 @@ export function linkFrom(mail: CaughtMail, fragment: string): string {
   if (!link) throw new Error(`no link with ${fragment} in: ${mail.text}`);
   return link;
 }
+
+/** A message as an SMTP server that requires sign-in received it: its envelope and its bytes. */
+export interface Delivery {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+/**
+ * A real SMTP server that requires sign-in (any user name, this password), as a mail provider's
+ * submission server does, and keeps each message's envelope and bytes: the SMTP side of a mail
+ * account connected by its servers.
+ */
+export async function startSmtpSubmission(password: string): Promise<{
+  port: number;
+  delivered: Delivery[];
+  stop(): Promise<void>;
+}> {
+  const delivered: Delivery[] = [];
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onAuth: (auth, _session, callback) =>
+      auth.password === password
+        ? callback(null, { user: auth.username })
+        : callback(new Error('535 Authentication failed')),
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        delivered.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.server.address() as { port: number }).port,
+    delivered,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -16,13 +16,17 @@ import { outbox } from './db/schema';
 import { createAccounts } from './domain/accounts';
 import { createAssist } from './domain/assist';
 import { googleCalendarSource } from './domain/calendar/google-source';
-import { calendarOf, gmailOf, type GoogleOAuthClient } from './domain/google';
+import { calendarOf, gmailOf } from './domain/google';
+import type { CalendarSourceOf } from './domain/calendar/source';
+import { imapSource } from './domain/mail/imap-source';
+import { serverAccountOf, createServerAccounts } from './domain/mail/server-accounts';
+import type { MailSourceOf } from './domain/mail/source';
 import { createIntegrations } from './domain/integrations';
 import { gmailSource } from './domain/mail/gmail-source';
 import { createContacts } from './domain/mail/contacts';
 import { createFollowUps } from './domain/mail/follow-ups';
-import { createMailSandbox, sandboxedMailParser } from './domain/mail/mail-parser';
-import { createMailSync } from './domain/mail/sync';
+import { createMailSandbox, sandboxedMailParser, sandboxedRawMailParser } from './domain/mail/mail-parser';
+import { createMailSync, MAIL_WINDOW_DAYS } from './domain/mail/sync';
 import { createStateStore } from './domain/oauth-state';
 import { createProviders } from './domain/providers';
 import { createAccountSync } from './domain/account-sync';
@@ -56,11 +60,17 @@ export const integrationsService: ServiceDefinition = {
     });
     const mailSandbox = createMailSandbox();
     const parseMail = sandboxedMailParser(mailSandbox, log);
-    // Google is the one mail provider so far; each next is an adapter chosen here by the account's provider.
-    const mailSourceOf = (auth: GoogleOAuthClient) =>
-      gmailSource(gmailOf(auth, config.GOOGLE_API_ROOT_URL), parseMail);
-    const calendarSourceOf = (auth: GoogleOAuthClient) =>
-      googleCalendarSource(calendarOf(auth, config.GOOGLE_API_ROOT_URL));
+    const parseRawMail = sandboxedRawMailParser(mailSandbox, log);
+    // Each provider's adapter, chosen here by the account's provider: the one place a next one is added.
+    const mailSourceOf: MailSourceOf = (row) =>
+      row.provider === 'imap'
+        ? imapSource(serverAccountOf(row, cipher), parseRawMail, {
+            windowDays: MAIL_WINDOW_DAYS,
+            allowPrivate: config.MAIL_SERVERS_ALLOW_PRIVATE,
+          })
+        : gmailSource(gmailOf(accounts.authorised(row), config.GOOGLE_API_ROOT_URL), parseMail);
+    const calendarSourceOf: CalendarSourceOf = (row) =>
+      googleCalendarSource(calendarOf(accounts.authorised(row), config.GOOGLE_API_ROOT_URL));
     const integrations = createIntegrations({
       repo: accountRows,
       messages,
@@ -89,6 +99,14 @@ export const integrationsService: ServiceDefinition = {
       slack: [config.SLACK_API_URL],
       notion: [config.NOTION_API_URL],
     });
+    const serverAccounts = createServerAccounts({
+      repo: accountRows,
+      uow: deps.uow,
+      cipher,
+      present: accounts.present,
+      allowPrivate: config.MAIL_SERVERS_ALLOW_PRIVATE,
+      syncIntervalMs: config.SYNC_INTERVAL_MS,
+    });
     const assist = createAssist({ messages, events, cipher, accounts, calendarSourceOf, llm, log });
     const sync = createAccountSync({
       repo: accountRows,
@@ -111,7 +129,7 @@ export const integrationsService: ServiceDefinition = {
     });
     return {
       routes: [
-        integrationsRoutes(integrations, appUrl),
+        integrationsRoutes(integrations, serverAccounts, appUrl),
         ...assistRoutes(integrations, assist, workspace, followUps, contacts),
       ],
       jobs: [

@@ -57,6 +57,8 @@ describe('connecting Google', () => {
         { provider: 'google', configured: true },
         { provider: 'slack', configured: true },
         { provider: 'notion', configured: true },
+        // A mail server needs nothing of this server's configuration.
+        { provider: 'imap', configured: true },
       ],
     });
     const calendar = await connected(me, 'calendar');

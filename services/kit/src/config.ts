@@ -208,6 +208,14 @@ export const ConfigSchema = z.object({
   ),
   /** How many backups are kept: each new one removes the oldest beyond this number. */
   BACKUP_KEEP: withDefault(z.coerce.number().int().min(1).max(10_000), '14'),
+  /**
+   * Lets people connect mail servers on private, loopback or link-local addresses (a server on this
+   * network). Unset, only public addresses: a person's "mail server" must not be a way into it.
+   */
+  MAIL_SERVERS_ALLOW_PRIVATE: withDefault(
+    z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true'),
+    '0',
+  ),
   /** How often each connected mail or calendar account is synced while its autoSync is on. */
   SYNC_INTERVAL_MS: withDefault(z.coerce.number().int().min(1000).max(86_400_000), '300000'),
   /**

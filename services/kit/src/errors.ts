@@ -39,6 +39,9 @@ export const conflict = (message: string) => new AppError(409, 'conflict', messa
 export const notConnected = (message: string) => new AppError(409, 'not_connected', message);
 /** The action needs an account that is there but must be connected again (revoked, in error). */
 export const reconnectRequired = (message: string) => new AppError(409, 'reconnect_required', message);
+/** A server the user named refused what they entered; each server's problem is an issue. */
+export const serverRefused = (message: string, issues: ErrorIssue[]) =>
+  new AppError(422, 'server_refused', message, { issues });
 export const payloadTooLarge = (message = 'Request body is too large') =>
   new AppError(413, 'payload_too_large', message);
 /** The body is of a type the route does not take (`Content-Type`). */

@@ -7,7 +7,8 @@ import type { CalendarEventsRepository } from '../db/calendar-events.repository'
 import type { IntegrationsRepository } from '../db/integrations.repository';
 import { accountContext, grantProblem, type Accounts } from './accounts';
 import { syncCalendar } from './calendar/sync';
-import type { CalendarSourceOf, MailSourceOf } from './google';
+import type { CalendarSourceOf } from './calendar/source';
+import type { MailSourceOf } from './mail/source';
 import type { MailSync } from './mail/sync';
 import { workspaceProblem, type Workspace } from './workspace/workspace';
 
@@ -56,9 +57,9 @@ export interface AccountSyncDeps {
   cipher: FieldCipher;
   accounts: Accounts;
   mail: MailSync;
-  /** The mail account's source over its signed-in client. */
+  /** A mail account's source, by its provider. */
   mailSourceOf: MailSourceOf;
-  /** The calendar account's source over its signed-in client. */
+  /** A calendar account's source, by its provider. */
   calendarSourceOf: CalendarSourceOf;
   workspace: Workspace;
   intervalMs: number;
@@ -100,19 +101,27 @@ export function createAccountSync({
           cursor: row.syncCursor,
           includeFullContent: settings.includeFullContent,
         };
-        done.syncCursor = await mail.sync(mailSourceOf(accounts.authorised(row)), who);
+        const source = mailSourceOf(row);
+        try {
+          done.syncCursor = await mail.sync(source, who);
+        } finally {
+          await source.close?.();
+        }
         if (who.account) done.accountEnc = cipher.encrypt(who.account, accountContext(row.userId));
-      } else if (row.provider !== 'google') {
-        await workspace.sync(row);
       } else if (row.type === 'calendar') {
-        await syncCalendar({ repo: events, cipher }, calendarSourceOf(accounts.authorised(row)), {
+        await syncCalendar({ repo: events, cipher }, calendarSourceOf(row), {
           integrationId: row.id,
           userId: row.userId,
         });
+      } else {
+        await workspace.sync(row);
       }
     } catch (err) {
       const name = row.provider.charAt(0).toUpperCase() + row.provider.slice(1);
-      const problem = row.provider === 'google' ? grantProblem(err) : workspaceProblem(err, name);
+      const problem =
+        row.type === 'email' || row.type === 'calendar'
+          ? accounts.connectionProblem(row, err)
+          : workspaceProblem(err, name);
       if (problem) {
         // The connection-issue box shows, and rounds skip the account until it is reconnected.
         await accounts.markError(row, problem);

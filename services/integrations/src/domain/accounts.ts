@@ -17,6 +17,7 @@ import type { Logger } from '@haven/kit/logger';
 import type { IntegrationRow, IntegrationsRepository } from '../db/integrations.repository';
 import { oauthClient, type GoogleOAuthClient, type GoogleSettings } from './google';
 import { tokenContext, rulesContext, accountContext } from './contexts';
+import { serverProblem } from './mail/server-problem';
 export { tokenContext, rulesContext, accountContext };
 
 export type Row = IntegrationRow;
@@ -32,6 +33,7 @@ export const MESSAGES = {
     'Google did not give Haven the access this needs (a permission was left out). Please reconnect and allow it.',
   needsAttention: 'Your Google connection needs attention. Please reconnect it on the Integrations page.',
   providerFailed: 'Google did not complete the request. Please try again.',
+  serverFailed: 'The mail server did not complete the request. Please try again.',
   emailNotFound: 'Email not found',
   eventNotFound: 'Event not found',
 } as const;
@@ -155,9 +157,20 @@ export function createAccounts({ repo, cipher, google, log }: AccountsDeps) {
     await repo.markError(row.id, message);
   }
 
-  /** The user's account of `provider` and `type` (Google by default), whatever its state. */
-  const accountOf = (userId: number, type: IntegrationType, provider: Provider = 'google') =>
-    repo.ofUser(userId, provider, type);
+  /**
+   * The user's account of `type`, whatever its state: of `provider` when given, else of any provider
+   * (mail and calendar: Google's, or a mail server's), a connected one first, then the newest.
+   */
+  async function accountOf(userId: number, type: IntegrationType, provider?: Provider) {
+    if (provider) return repo.ofUser(userId, provider, type);
+    const rows = await repo.listOfUser(userId, { type });
+    const newestFirst = (a: Row, b: Row) => b.updatedAt.getTime() - a.updatedAt.getTime();
+    return [...rows.filter(isConnected).sort(newestFirst), ...rows.sort(newestFirst)][0];
+  }
+
+  /** What an error says about the account's connection itself, by its provider; null when about this call. */
+  const connectionProblem = (row: Row, err: unknown) =>
+    row.provider === 'imap' ? serverProblem(err) : grantProblem(err);
 
   return {
     settingsOf,
@@ -186,12 +199,10 @@ export function createAccounts({ repo, cipher, google, log }: AccountsDeps) {
       return row;
     },
 
-    /** The user's account of `provider` and `type` while it is connected (tokens, no issue). */
-    async connectedOf(
-      userId: number,
-      type: IntegrationType,
-      provider: Provider = 'google',
-    ): Promise<Row | undefined> {
+    connectionProblem,
+
+    /** The user's account of `type` (and `provider` when given) while it is connected (tokens, no issue). */
+    async connectedOf(userId: number, type: IntegrationType, provider?: Provider): Promise<Row | undefined> {
       const row = await accountOf(userId, type, provider);
       return row && isConnected(row) ? row : undefined;
     },
@@ -208,19 +219,22 @@ export function createAccounts({ repo, cipher, google, log }: AccountsDeps) {
       throw notConnected(type === 'email' ? MESSAGES.noEmail : MESSAGES.noCalendar);
     },
 
-    /** Runs a call on the account; a lost grant is recorded (the connection-issue box) and said so. */
-    async onAccount<T>(row: Row, call: (client: GoogleOAuthClient) => Promise<T>): Promise<T> {
+    /**
+     * Runs a call on the account (its source made by `call`); a lost grant or a refused password is
+     * recorded (the connection-issue box) and said so.
+     */
+    async onAccount<T>(row: Row, call: () => Promise<T>): Promise<T> {
       try {
-        return await call(authorised(row));
+        return await call();
       } catch (err) {
         if (err instanceof AppError) throw err;
-        const problem = grantProblem(err);
+        const problem = connectionProblem(row, err);
         if (problem) {
           await markError(row, problem);
           throw reconnectRequired(problem);
         }
-        log.warn({ err, integrationId: row.id }, 'Google call failed');
-        throw badGateway(MESSAGES.providerFailed);
+        log.warn({ err, integrationId: row.id, provider: row.provider }, 'provider call failed');
+        throw badGateway(row.provider === 'imap' ? MESSAGES.serverFailed : MESSAGES.providerFailed);
       }
     },
   };

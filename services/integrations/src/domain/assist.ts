@@ -9,7 +9,7 @@ import type { CalendarEventsRepository } from '../db/calendar-events.repository'
 import type { MailMessageRow, MailMessagesRepository } from '../db/mail-messages.repository';
 import { MESSAGES, type Accounts } from './accounts';
 import { eventContext, storeEvents } from './calendar/sync';
-import type { CalendarSourceOf } from './google';
+import type { CalendarSourceOf } from './calendar/source';
 import { htmlToText } from './mail/sanitize';
 import { CachedMail, mailContext } from './mail/sync';
 
@@ -166,8 +166,8 @@ export function createAssist({ messages, events, cipher, accounts, calendarSourc
       if (!cachedEvent) throw notFound(MESSAGES.eventNotFound);
       const account = await accounts.byId(cachedEvent.integrationId);
       if (!account || !accounts.isConnected(account)) throw conflict(MESSAGES.noCalendar);
-      const updated = await accounts.onAccount(account, (auth) =>
-        calendarSourceOf(auth).respond(eventId, response),
+      const updated = await accounts.onAccount(account, () =>
+        calendarSourceOf(account).respond(eventId, response),
       );
       if (!updated) throw notFound(MESSAGES.eventNotFound);
       await storeEvents({ repo: events, cipher }, { integrationId: account.id, userId }, [updated]);

@@ -1,8 +1,6 @@
 import { google } from 'googleapis';
 import type { Config } from '@haven/kit/config';
 import type { IntegrationType } from '@haven/contracts/integrations';
-import type { CalendarSource } from './calendar/source';
-import type { MailSource } from './mail/source';
 
 /** Calendar: events and the calendar itself, plus who the account is. */
 const CALENDAR_SCOPES = [
@@ -65,9 +63,3 @@ export const gmailOf = (auth: GoogleOAuthClient, rootUrl: string) =>
   google.gmail({ version: 'v1', auth, rootUrl, retry: false });
 export const calendarOf = (auth: GoogleOAuthClient, rootUrl: string) =>
   google.calendar({ version: 'v3', auth, rootUrl, retry: false });
-
-/** A mail account's source (see mail/source.ts) over its signed-in client. */
-export type MailSourceOf = (auth: GoogleOAuthClient) => MailSource;
-
-/** A calendar account's source (see calendar/source.ts) over its signed-in client. */
-export type CalendarSourceOf = (auth: GoogleOAuthClient) => CalendarSource;

@@ -5,6 +5,7 @@ import {
   type Integration,
   type IntegrationListQuery,
   type IntegrationType,
+  type OAuthProvider,
   type Provider,
   type ProviderStatus,
   type SettingsPatchBody,
@@ -22,7 +23,9 @@ import type { Providers } from './providers';
 
 const notConfigured = (provider: Provider) =>
   `${provider.charAt(0).toUpperCase()}${provider.slice(1)} is not configured on this server`;
-import type { CalendarSourceOf, GoogleSettings, MailSourceOf } from './google';
+import type { CalendarSourceOf } from './calendar/source';
+import type { GoogleSettings } from './google';
+import type { MailSourceOf } from './mail/source';
 import { composeRaw } from './mime';
 import type { StateStore } from './oauth-state';
 
@@ -87,7 +90,8 @@ export function createIntegrations({
     providers: (): ProviderStatus[] =>
       (Object.keys(PROVIDER_TYPES) as Provider[]).map((provider) => ({
         provider,
-        configured: providers[provider].configured,
+        // A mail server needs nothing of this server's configuration.
+        configured: provider === 'imap' || providers[provider].configured,
       })),
 
     async list(userId: number, query: IntegrationListQuery): Promise<Integration[]> {
@@ -98,7 +102,7 @@ export function createIntegrations({
     /** The consent address for `type`, carrying a fresh single-use state bound to the user. */
     async authUrl(
       userId: number,
-      provider: Provider,
+      provider: OAuthProvider,
       type: IntegrationType,
       redirect: 'local' | 'server' = 'server',
     ): Promise<string> {
@@ -118,7 +122,7 @@ export function createIntegrations({
      */
     async complete(
       sessionUserId: number | null,
-      provider: Provider,
+      provider: OAuthProvider,
       code: string,
       state: string | undefined,
     ): Promise<Integration> {
@@ -167,7 +171,7 @@ export function createIntegrations({
     async remove(userId: number, id: number): Promise<void> {
       const row = await owned(userId, id);
       const token = row.refreshTokenEnc ?? row.accessTokenEnc;
-      const oauth = providers[row.provider as Provider];
+      const oauth = row.provider === 'imap' ? undefined : providers[row.provider as OAuthProvider];
       if (token && oauth?.configured) {
         await oauth
           .revoke(cipher.decrypt(token, tokenContext(userId)))
@@ -205,9 +209,13 @@ export function createIntegrations({
     async sendEmail(userId: number, email: OutgoingEmailDraft, draft: boolean): Promise<SendAnswer> {
       const row = await accounts.usable(userId, 'email');
       const raw = await composeRaw({ ...email, ...(await threading(userId, row.id, email.threadId)) });
-      await onAccount(row, async (auth) => {
-        const source = mailSourceOf(auth);
-        await (draft ? source.saveDraft(raw, email.threadId) : source.send(raw, email.threadId));
+      await onAccount(row, async () => {
+        const source = mailSourceOf(row);
+        try {
+          await (draft ? source.saveDraft(raw, email.threadId) : source.send(raw, email.threadId));
+        } finally {
+          await source.close?.();
+        }
       });
       if (draft) return { success: true, message: 'Draft saved' };
       // The user has answered the thread: it no longer waits for a reply (the next sync agrees),
@@ -220,7 +228,7 @@ export function createIntegrations({
     /** Creates a real event, with the reminder as a popup override. */
     async createEvent(userId: number, event: CalendarEventDraft): Promise<CalendarEvent> {
       const row = await accounts.usable(userId, 'calendar');
-      return onAccount(row, (auth) => calendarSourceOf(auth).create(event));
+      return onAccount(row, () => calendarSourceOf(row).create(event));
     },
   };
 }

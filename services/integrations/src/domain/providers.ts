@@ -1,6 +1,6 @@
 import { Client as NotionClient } from '@notionhq/client';
 import { WebClient } from '@slack/web-api';
-import type { IntegrationType, Provider } from '@haven/contracts/integrations';
+import type { IntegrationType, OAuthProvider as OAuthProviderName } from '@haven/contracts/integrations';
 import type { Config } from '@haven/kit/config';
 import { oauthClient, scopesFor, type GoogleSettings } from './google';
 
@@ -56,7 +56,7 @@ export type ProviderSettings = GoogleSettings &
   >;
 
 /** Where each provider sends the browser back: the gateway's public callback route. */
-export const serverCallback = (appUrl: string, provider: Provider) =>
+export const serverCallback = (appUrl: string, provider: OAuthProviderName) =>
   `${appUrl}/api/auth/${provider}/callback`;
 
 /** A Slack Web API client on the configured base (rate limits answered to us, not retried inside). */
@@ -72,7 +72,7 @@ export const slackClient = (settings: Pick<Config, 'SLACK_API_URL'>, token?: str
 export const notionClient = (settings: Pick<Config, 'NOTION_API_URL'>, auth?: string) =>
   new NotionClient({ auth, baseUrl: settings.NOTION_API_URL, retry: false, timeoutMs: 15_000 });
 
-export function createProviders(settings: ProviderSettings): Record<Provider, OAuthProvider> {
+export function createProviders(settings: ProviderSettings): Record<OAuthProviderName, OAuthProvider> {
   const google: OAuthProvider = {
     configured: Boolean(settings.GOOGLE_CLIENT_ID && settings.GOOGLE_CLIENT_SECRET),
     consentUrl(type, state, redirectUri) {

@@ -10,10 +10,15 @@ import type { Assist } from '../domain/assist';
 import type { Integrations } from '../domain/integrations';
 import type { Contacts } from '../domain/mail/contacts';
 import type { FollowUps } from '../domain/mail/follow-ups';
+import type { ServerAccounts } from '../domain/mail/server-accounts';
 import type { Workspace } from '../domain/workspace/workspace';
 
 /** Connecting and managing accounts, and the OAuth callbacks. */
-export function integrationsRoutes(integrations: Integrations, appUrl: string) {
+export function integrationsRoutes(
+  integrations: Integrations,
+  serverAccounts: ServerAccounts,
+  appUrl: string,
+) {
   /** Where the server callback sends the browser back: the Integrations screen, saying how it went. */
   const back = (outcome: { ok: boolean; provider: string; type?: string; message: string }) => {
     const query = new URLSearchParams({
@@ -28,6 +33,7 @@ export function integrationsRoutes(integrations: Integrations, appUrl: string) {
   return implement(integrationsContract, {
     providers: () => ({ providers: integrations.providers() }),
     list: ({ userId, query }) => integrations.list(userId, query),
+    connectMailServer: async ({ userId, body }) => reply(201, await serverAccounts.connect(userId, body)),
     remove: async ({ userId, params }) => {
       await integrations.remove(userId, params.id);
       return { success: true, message: 'Integration disconnected' };

@@ -26,12 +26,14 @@ import { cn } from '@/lib/utils';
 import { useIntegrations } from '../api/get-integrations';
 import { useProviderSetUp } from '../api/get-providers';
 import { useDisconnectIntegration, useUpdateIntegrationSettings } from '../api/manage-integration';
+import { MailServerForm } from './mail-server-form';
 import { NotionPageSetting } from './notion-page-setting';
 
 import { capabilitiesOf } from '../lib/capabilities';
 import {
   connectionStateOf,
   DOT_OF,
+  MAIL_SERVER_ENTRY,
   SETUP_README,
   SETUP_VARIABLES,
   type CatalogEntry,
@@ -294,13 +296,22 @@ export function IntegrationDetail({ entry }: { entry: CatalogEntry }) {
             </p>
           )}
           {state === 'not-set-up' && <NotSetUp entry={entry} />}
-          {(state === 'not-connected' || state === 'reconnect') && (
+          {entry.provider === 'imap' && state !== 'connected' && <MailServerForm />}
+          {entry.provider !== 'imap' && (state === 'not-connected' || state === 'reconnect') && (
             <PendingButton
               pending={connect.isPending}
               onClick={() => connect.mutate({ provider: entry.provider, type: entry.type })}
             >
               {state === 'reconnect' ? 'Reconnect' : 'Connect'}
             </PendingButton>
+          )}
+          {entry.provider === 'google' && entry.type === 'email' && !integration && (
+            <Link
+              to={paths.integration.getHref(MAIL_SERVER_ENTRY.provider, MAIL_SERVER_ENTRY.type)}
+              className={cn(buttonVariants({ variant: 'outline' }), 'h-auto min-h-11 whitespace-normal')}
+            >
+              Not Gmail? Connect Fastmail, iCloud, Yahoo or another mail server (IMAP)
+            </Link>
           )}
           {/* An account waiting for a reconnect can be removed as well. */}
           {integration && state !== 'not-connected' && (

@@ -15,7 +15,9 @@ import { cn } from '@/lib/utils';
 import { integrationsQueryKey, useIntegrations } from '../api/get-integrations';
 import { useProviderSetUp } from '../api/get-providers';
 import {
+  accountOfCard,
   CATALOG,
+  MAIL_SERVER_ENTRY,
   connectionStateOf,
   DOT_OF,
   providerName,
@@ -41,6 +43,11 @@ const SAID_OF: Record<ConnectionState, string> = {
   'not-set-up': 'not connected',
   'not-connected': 'not connected',
 };
+
+/** 'Add New' lists the cards' services, and a mail account by its servers beside Google's. */
+const ADDABLE: readonly CatalogEntry[] = CATALOG.flatMap((entry) =>
+  entry.provider === 'google' && entry.type === 'email' ? [entry, MAIL_SERVER_ENTRY] : [entry],
+);
 
 const findOf = (list: Integration[] | undefined, entry: CatalogEntry) =>
   list?.find((i) => i.provider === entry.provider && i.type === entry.type);
@@ -81,7 +88,8 @@ export function IntegrationList() {
   function choose(entry: CatalogEntry) {
     // Connected: its page; not set up on this server: its page says why, rather than a failing Connect.
     const state = stateOf(entry);
-    if (state === 'connected' || state === 'not-set-up')
+    // A mail server is connected from its page, where its settings are asked for.
+    if (state === 'connected' || state === 'not-set-up' || entry === MAIL_SERVER_ENTRY)
       return navigate(paths.integration.getHref(entry.provider, entry.type));
     connect.mutate({ provider: entry.provider, type: entry.type });
   }
@@ -90,11 +98,11 @@ export function IntegrationList() {
     <div className="flex flex-col gap-4">
       {integrations.isError && <ErrorAlert>{integrations.error.message}</ErrorAlert>}
       <ul className="grid grid-cols-2 gap-3">
-        {CATALOG.map((entry) => {
-          const integration = findOf(integrations.data, entry);
+        {CATALOG.map((card) => {
+          const { entry, integration } = accountOfCard(integrations.data, card);
           const state = stateOf(entry);
           return (
-            <li key={`${entry.provider}-${entry.type}`}>
+            <li key={`${card.provider}-${card.type}`}>
               <Link
                 to={paths.integration.getHref(entry.provider, entry.type)}
                 className="flex h-full min-w-0 flex-col gap-2 rounded-xl border bg-card p-3 text-card-foreground shadow-sm transition-colors hover:border-accent/40"
@@ -170,7 +178,7 @@ export function IntegrationList() {
             <DialogTitle>Add New</DialogTitle>
           </DialogHeader>
           <ul className="flex flex-col gap-2">
-            {CATALOG.map((entry) => (
+            {ADDABLE.map((entry) => (
               <li key={`${entry.provider}-${entry.type}`}>
                 <Button
                   variant="outline"

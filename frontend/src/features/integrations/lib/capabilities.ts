@@ -25,12 +25,20 @@ const ASKED: Partial<Record<`${Provider}:${IntegrationType}`, string[]>> = {
   'slack:messages': ['search:read', 'im:history', 'users:read', 'channels:history', 'groups:history'],
 };
 
+/** A mail server's login can do all a mail app can: what Haven does with it. */
+const MAIL_SERVER = [
+  'Read your inbox and sent mail for the digest',
+  'Write drafts and send e-mail you approve',
+  'Nothing else: no deleting, moving or marking',
+];
+
 /** Notion grants access per page and says no scopes: what the app does with it. */
 const NOTION = ['Read the pages you shared with Haven', 'Create pages where you choose (Save to Notion)'];
 
 /** What a connection may read and do, in words, from the scopes it was granted (or its type). */
 export function capabilitiesOf(integration: Pick<Integration, 'provider' | 'type' | 'scopes'>): string[] {
   if (integration.provider === 'notion') return NOTION;
+  if (integration.provider === 'imap') return MAIL_SERVER;
   const scopes = integration.scopes.length
     ? integration.scopes
     : (ASKED[`${integration.provider}:${integration.type}`] ?? []);

@@ -35,10 +35,33 @@ export const CATALOG: readonly CatalogEntry[] = [
   },
 ];
 
-export const catalogEntry = (provider: string, type: string) =>
-  CATALOG.find((c) => c.provider === provider && c.type === type);
+/**
+ * The e-mail service by its servers (IMAP and SMTP): not a card of its own (the e-mail card shows
+ * whichever mail account is connected), offered beside Google in 'Add New' and on Google Mail's page.
+ */
+export const MAIL_SERVER_ENTRY: CatalogEntry = {
+  provider: 'imap',
+  type: 'email',
+  name: 'Other Mail (IMAP)',
+  description: 'Fastmail, iCloud, Yahoo, or your own or your company’s mail server.',
+};
 
-export const providerName = (provider: string) => provider.charAt(0).toUpperCase() + provider.slice(1);
+export const catalogEntry = (provider: string, type: string) =>
+  [...CATALOG, MAIL_SERVER_ENTRY].find((c) => c.provider === provider && c.type === type);
+
+/**
+ * The account a card stands for: of its provider; for the e-mail card, a mail server's account when
+ * there is no Google one (so the card shows the mail the user connected, whichever way).
+ */
+export function accountOfCard(list: Integration[] | undefined, entry: CatalogEntry) {
+  const own = list?.find((i) => i.provider === entry.provider && i.type === entry.type);
+  if (own || entry.type !== 'email') return { entry, integration: own };
+  const server = list?.find((i) => i.provider === MAIL_SERVER_ENTRY.provider && i.type === 'email');
+  return server ? { entry: MAIL_SERVER_ENTRY, integration: server } : { entry, integration: undefined };
+}
+
+export const providerName = (provider: string) =>
+  provider === 'imap' ? 'IMAP' : provider.charAt(0).toUpperCase() + provider.slice(1);
 
 /**
  * Where an account stands: connected; `reconnect` when it was connected and the provider stopped
@@ -69,6 +92,8 @@ export const SETUP_VARIABLES: Record<Provider, string> = {
   google: 'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET',
   slack: 'SLACK_CLIENT_ID and SLACK_CLIENT_SECRET',
   notion: 'NOTION_CLIENT_ID and NOTION_CLIENT_SECRET',
+  // A mail server is always set up: the person enters its settings.
+  imap: 'nothing',
 };
 
 /** The README section's anchor (README.md in the project) that explains it to an operator. */

@@ -4,6 +4,7 @@
  * user's own response); the cache, the Assist screen and the assistant's actions use this only.
  */
 import type { CalendarEvent, CalendarEventDraft, RsvpBody } from '@haven/contracts/calendar';
+import type { IntegrationRow } from '../../db/integrations.repository';
 
 export interface CalendarSource {
   /**
@@ -16,3 +17,6 @@ export interface CalendarSource {
   /** Answers an invitation (the organiser is told); null when it is gone or not the user's to answer. */
   respond(eventId: string, response: RsvpBody['response']): Promise<CalendarEvent | null>;
 }
+
+/** The source of a stored calendar account, by its provider (chosen in service.ts). */
+export type CalendarSourceOf = (account: IntegrationRow) => CalendarSource;

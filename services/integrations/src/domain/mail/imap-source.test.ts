@@ -1,12 +1,13 @@
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ImapFlow } from 'imapflow';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSmtpSubmission } from '../../../../../test/doubles/smtp-catcher';
 import { startDovecot, hasDovecot, type Dovecot } from '../../../../../test/support/dovecot';
 import { imapSource, type ImapAccount, type ImapSource } from './imap-source';
 import { parseRawInSandbox } from './raw-mail-task';
 import { CursorExpired } from './source';
+import { AddressRefused } from './servers/address-guard';
 
 const USER = 'ada@example.test';
 const PASSWORD = 'app-password-0123';
@@ -39,48 +40,25 @@ const parse = (raw: Uint8Array, meta: Parameters<typeof parseRawInSandbox>[0]['m
 
 describe.runIf(hasDovecot())('an IMAP mailbox as a MailSource, against Dovecot', () => {
   let dovecot: Dovecot;
-  let smtp: SMTPServer;
-  const delivered: { from: string; to: string[]; raw: string }[] = [];
+  let smtp: Awaited<ReturnType<typeof startSmtpSubmission>>;
   let account: ImapAccount;
   let admin: ImapFlow;
   const sources: ImapSource[] = [];
   const source = () => {
-    const made = imapSource(account, parse, { windowDays: 30 });
+    const made = imapSource(account, parse, { windowDays: 30, allowPrivate: true });
     sources.push(made);
     return made;
   };
 
   beforeAll(async () => {
     dovecot = await startDovecot({ [USER]: PASSWORD });
-    smtp = new SMTPServer({
-      authOptional: false,
-      disabledCommands: ['STARTTLS'],
-      onAuth: (auth, _session, callback) =>
-        auth.username === USER && auth.password === PASSWORD
-          ? callback(null, { user: USER })
-          : callback(new Error('Invalid login')),
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          delivered.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks).toString('utf8'),
-          });
-          callback();
-        });
-      },
-      logger: false,
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const smtpPort = (smtp.server.address() as { port: number }).port;
+    smtp = await startSmtpSubmission(PASSWORD);
     const login = (port: number) => ({
       server: { host: '127.0.0.1', port, security: 'none' as const },
       user: USER,
       password: PASSWORD,
     });
-    account = { imap: login(dovecot.port), smtp: login(smtpPort), address: USER };
+    account = { imap: login(dovecot.port), smtp: login(smtp.port), address: USER };
     admin = new ImapFlow({
       host: '127.0.0.1',
       port: dovecot.port,
@@ -94,7 +72,7 @@ describe.runIf(hasDovecot())('an IMAP mailbox as a MailSource, against Dovecot',
   afterAll(async () => {
     for (const s of sources) await s.close();
     await admin?.logout().catch(() => undefined);
-    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+    await smtp?.stop();
     await dovecot?.stop();
   });
 
@@ -204,7 +182,7 @@ describe.runIf(hasDovecot())('an IMAP mailbox as a MailSource, against Dovecot',
         .replace('To: bo@example.test\r\n', 'To: bo@example.test\r\nBcc: me@example.test\r\n'),
     );
     await s.send(withBcc);
-    const sent = delivered.at(-1)!;
+    const sent = smtp.delivered.at(-1)!;
     expect(sent.from).toBe(USER);
     expect(sent.to.sort()).toEqual(['bo@example.test', 'me@example.test']);
     expect(sent.raw).toContain('In-Reply-To: <lunch-2@example.test>');
@@ -259,8 +237,18 @@ describe.runIf(hasDovecot())('an IMAP mailbox as a MailSource, against Dovecot',
   it('says a wrong password as the server says it, at the first call', async () => {
     const s = imapSource({ ...account, imap: { ...account.imap, password: 'not-it' } }, parse, {
       windowDays: 30,
+      allowPrivate: true,
     });
     sources.push(s);
     await expect(s.profile()).rejects.toMatchObject({ authenticationFailed: true });
+  });
+
+  it('does not reach a server on a private address unless the operator allows it', async () => {
+    const s = imapSource(account, parse, { windowDays: 30, allowPrivate: false });
+    sources.push(s);
+    await expect(s.profile()).rejects.toBeInstanceOf(AddressRefused);
+    await expect(
+      s.send(mail({ from: USER, subject: 'x', body: 'x', id: 'x@example.test' })),
+    ).rejects.toBeInstanceOf(AddressRefused);
   });
 });

@@ -14,6 +14,7 @@
 import type { ImapFlow } from 'imapflow';
 import addressparser from 'nodemailer/lib/addressparser';
 import { z } from 'zod';
+import { addressFor } from './servers/address-guard';
 import { headerFields, inThread, rootOfThread, threadIdOf } from './imap-threads';
 import type { ParseRawMail } from './mail-parser';
 import type { ParsedMessage } from './message';
@@ -37,7 +38,9 @@ export interface ImapAccount {
   folders?: { sent: string | null; drafts: string | null };
 }
 
-export interface ImapSourceOptions extends CheckOptions {
+export interface ImapSourceOptions extends Omit<CheckOptions, 'address'> {
+  /** Servers on private addresses may be reached (MAIL_SERVERS_ALLOW_PRIVATE); each connection checks. */
+  allowPrivate: boolean;
   /** The window `changes` keeps track of (the sync's), in days. */
   windowDays: number;
   /** Past this size a message is read by its header section alone. */
@@ -120,7 +123,8 @@ export function imapSource(
     const open = connected && (await connected.catch(() => null));
     if (open?.client.usable) return open;
     connected = (async () => {
-      const client = imapClient(account.imap, options);
+      const address = await addressFor(account.imap.server.host, options.allowPrivate);
+      const client = imapClient(account.imap, { ...options, address });
       await client.connect();
       const folders =
         account.folders?.sent && account.folders.drafts ? account.folders : await specialFolders(client);
@@ -362,7 +366,8 @@ export function imapSource(
 
     async send(content) {
       const message = withoutBcc(content);
-      const transport = smtpTransport(account.smtp, options);
+      const address = await addressFor(account.smtp.server.host, options.allowPrivate);
+      const transport = smtpTransport(account.smtp, { ...options, address });
       try {
         await transport.sendMail({
           envelope: { from: account.address, to: recipientsOf(content) },

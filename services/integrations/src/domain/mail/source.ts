@@ -8,6 +8,7 @@
  * any provider's own categories beside them (Gmail's `CATEGORY_PROMOTIONS`…), which only widen what
  * is known about a message.
  */
+import type { IntegrationRow } from '../../db/integrations.repository';
 import type { ParsedMessage } from './message';
 import type { ThreadMessage } from './needs-reply';
 
@@ -66,4 +67,9 @@ export interface MailSource {
   send(message: Buffer, threadId?: string): Promise<void>;
   /** Saves the message to the account's drafts, where the user's mail app shows it. */
   saveDraft(message: Buffer, threadId?: string): Promise<void>;
+  /** Lets go of what the source holds open (a server connection); it is not used after. */
+  close?(): Promise<void>;
 }
+
+/** The source of a stored mail account, by its provider (chosen in service.ts). */
+export type MailSourceOf = (account: IntegrationRow) => MailSource;

@@ -19,6 +19,11 @@ export interface CheckOptions {
   timeoutMs?: number;
   /** Trust certificates no authority signed (a server on one's own network); default no. */
   allowUntrustedCertificate?: boolean;
+  /**
+   * The address to connect to, resolved and checked beforehand (see address-guard.ts); the server's
+   * name still names it to TLS and its certificate.
+   */
+  address?: string;
 }
 
 /** An IMAP account that signed in, with the folders its server marks for sent mail and drafts. */
@@ -115,7 +120,7 @@ export function imapClient(login: ServerLogin, options: CheckOptions = {}): Imap
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const { host, port, security } = login.server;
   const client = new ImapFlow({
-    host,
+    host: options.address ?? host,
     port,
     secure: security === 'tls',
     // STARTTLS required when asked for, never tried when not: no silent downgrade either way.
@@ -137,7 +142,7 @@ export function smtpTransport(login: ServerLogin, options: CheckOptions = {}) {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const { host, port, security } = login.server;
   return nodemailer.createTransport({
-    host,
+    host: options.address ?? host,
     port,
     secure: security === 'tls',
     requireTLS: security === 'starttls',
@@ -151,7 +156,9 @@ export function smtpTransport(login: ServerLogin, options: CheckOptions = {}) {
 }
 
 /** The folders a server marks for sent mail and drafts (RFC 6154 SPECIAL-USE). */
-export async function specialFolders(client: ImapFlow): Promise<{ sent: string | null; drafts: string | null }> {
+export async function specialFolders(
+  client: ImapFlow,
+): Promise<{ sent: string | null; drafts: string | null }> {
   const mailboxes = await client.list();
   const marked = (use: string) => mailboxes.find((m) => m.specialUse === use)?.path ?? null;
   return { sent: marked('\\Sent'), drafts: marked('\\Drafts') };

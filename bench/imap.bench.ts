@@ -1,0 +1,162 @@
+import { eq } from 'drizzle-orm';
+import { ImapFlow } from 'imapflow';
+import { authService } from '@haven/auth/service';
+import { startTestGateway } from '@haven/gateway/testing';
+import { integrations } from '@haven/integrations/db/schema';
+import { integrationsService } from '@haven/integrations/service';
+import { sessionCookie, startTestServices, until } from '@haven/kit/testing';
+import { startSmtpSubmission } from '../test/doubles/smtp-catcher';
+import { hasDovecot, startDovecot } from '../test/support/dovecot';
+
+const ADDRESS = 'bench@example.com';
+const PASSWORD = 'app-password-bench';
+const PEOPLE = ['Ann Lee', 'Bob Stone', 'Carol King', 'Dave Wu', 'Erin Park', 'Fay Diaz'];
+
+/** A raw message as a mail server keeps it: HTML of a few kilobytes, like the Gmail bench's. */
+function raw(o: { from: string; to: string; subject: string; id: string; refs?: string; html: string }) {
+  return Buffer.from(
+    [
+      `From: ${o.from}`,
+      `To: ${o.to}`,
+      `Subject: ${o.subject}`,
+      `Message-ID: <${o.id}>`,
+      ...(o.refs ? [`In-Reply-To: <${o.refs}>`, `References: <${o.refs}>`] : []),
+      `Date: ${new Date().toUTCString()}`,
+      'MIME-Version: 1.0',
+      'Content-Type: text/html; charset=utf-8',
+      '',
+      o.html,
+      '',
+    ].join('\r\n'),
+  );
+}
+
+/** The same month of a busy inbox as the Gmail bench: 500 messages, 50 second messages, 20 sent questions. */
+function month(): { inbox: Buffer[]; sent: Buffer[] } {
+  const paragraph =
+    '<p>Here is the update on the project, with the figures from last week and the plan for the next ' +
+    'one. <a href="https://example.com/doc">The document</a> has the details.</p>';
+  const inbox: Buffer[] = [];
+  for (let i = 0; i < 500; i++) {
+    const person = PEOPLE[i % PEOPLE.length]!;
+    const kind = i % 5;
+    const from =
+      kind === 3
+        ? 'News <news@letters.example>'
+        : kind === 4
+          ? 'Service <no-reply@service.example>'
+          : `${person} <${person.split(' ')[0]!.toLowerCase()}@example.com>`;
+    const subject = `Message ${i}: ${kind === 3 ? 'this week' : 'a question about the plan'}`;
+    const html = `<div>${paragraph.repeat(8)}<img src="https://tracker.example/${i}.gif"></div>`;
+    inbox.push(raw({ from, to: ADDRESS, subject, id: `m${i}@bench.example`, html }));
+    if (i % 10 === 0)
+      inbox.push(
+        raw({
+          from,
+          to: ADDRESS,
+          subject: `Re: ${subject}`,
+          id: `r${i}@bench.example`,
+          refs: `m${i}@bench.example`,
+          html: '<p>One more thing.</p>',
+        }),
+      );
+  }
+  const sent = Array.from({ length: 20 }, (_, i) =>
+    raw({
+      from: ADDRESS,
+      to: `${PEOPLE[i % PEOPLE.length]!.split(' ')[0]!.toLowerCase()}@example.com`,
+      subject: `Question ${i}`,
+      id: `q${i}@bench.example`,
+      html: '<p>Could you send me the numbers by Friday?</p>',
+    }),
+  );
+  return { inbox, sent };
+}
+
+/**
+ * `mail.sync` over IMAP against Debian's Dovecot (beside the Gmail figures of integrations.bench.ts):
+ * the first sync of a month of mail and an incremental sync of 5 new messages, through the gateway.
+ */
+export async function benchImap(): Promise<void> {
+  console.log('\nIntegrations: mail.sync over IMAP against Dovecot');
+  if (!hasDovecot()) {
+    console.log('  skipped: no Dovecot on this machine (apt-get install dovecot-imapd)');
+    return;
+  }
+  const dovecot = await startDovecot({ [ADDRESS]: PASSWORD });
+  const smtp = await startSmtpSubmission(PASSWORD);
+  const stack = await startTestServices([authService, integrationsService], {
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    MAIL_SERVERS_ALLOW_PRIVATE: '1',
+  });
+  const service = stack.get('integrations');
+  const gateway = await startTestGateway(
+    stack.config,
+    { auth: stack.get('auth').url, integrations: service.url },
+    stack.get('auth').url,
+  );
+  const mailApp = new ImapFlow({
+    host: dovecot.host,
+    port: dovecot.port,
+    secure: false,
+    doSTARTTLS: false,
+    auth: { user: ADDRESS, pass: PASSWORD },
+    logger: false,
+  });
+  try {
+    await mailApp.connect();
+    const { inbox, sent } = month();
+    for (const m of inbox) await mailApp.append('INBOX', m);
+    for (const m of sent) await mailApp.append('Sent', m, ['\\Seen']);
+    const headers = { cookie: await sessionCookie(stack.config, 1), 'content-type': 'application/json' };
+
+    const t0 = performance.now();
+    const connected = await fetch(`${gateway.url}/api/integrations/mail-server`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        address: ADDRESS,
+        password: PASSWORD,
+        imap: { host: dovecot.host, port: dovecot.port, security: 'none' },
+        smtp: { host: '127.0.0.1', port: smtp.port, security: 'none' },
+      }),
+    });
+    const { id } = (await connected.json()) as { id: number };
+    const rowOf = async () =>
+      (await service.deps.db.select().from(integrations).where(eq(integrations.id, id)))[0]!;
+    await until(async () => (await rowOf()).lastSyncedAt !== null, 180_000, 'first sync');
+    const first = performance.now() - t0;
+
+    for (let i = 0; i < 5; i++)
+      await mailApp.append(
+        'INBOX',
+        raw({
+          from: 'Gus <gus@example.com>',
+          to: ADDRESS,
+          subject: `New ${i}`,
+          id: `n${i}@bench.example`,
+          html: '<p>Can we talk?</p>',
+        }),
+      );
+    const before = (await rowOf()).lastSyncedAt!;
+    const t1 = performance.now();
+    await service.deps.db
+      .update(integrations)
+      .set({ nextSyncAt: new Date(0) })
+      .where(eq(integrations.id, id));
+    await service.reconcilers!.runOnce();
+    await until(async () => (await rowOf()).lastSyncedAt! > before, 60_000, 'incremental sync');
+    const incremental = performance.now() - t1;
+    console.log(
+      `  first mail.sync of 550 messages in 500 threads, 20 sent (with the sign-in check): ${first.toFixed(0)} ms`,
+    );
+    console.log(`  incremental mail.sync with 5 new messages: ${incremental.toFixed(0)} ms`);
+  } finally {
+    await mailApp.logout().catch(() => undefined);
+    await gateway.close();
+    await stack.stop();
+    await smtp.stop();
+    await dovecot.stop();
+  }
+}

@@ -1,0 +1,282 @@
+import { existsSync } from 'node:fs';
+import { eq } from 'drizzle-orm';
+import { ImapFlow } from 'imapflow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSmtpSubmission } from '../../../test/doubles/smtp-catcher';
+import { startDovecot, hasDovecot, type Dovecot } from '../../../test/support/dovecot';
+import { integrations, mailMessages } from '../src/db/schema';
+import { startIntegrations, type Harness } from './harness';
+import { ACCOUNT, CORPUS, figures, labelledMail, share } from './mail-corpus/corpus';
+
+/*
+ * A mail account connected by its servers, through the service's routes: Debian's Dovecot for IMAP
+ * (the tests start it) and an SMTP server that signs in and keeps what it is given. The same sync,
+ * digest, reply triage and sending as over Gmail, on the IMAP adapter.
+ */
+const PASSWORD = 'app-password-0123';
+const OTHER = 'bo@example.test';
+
+describe.runIf(hasDovecot())('a mail account by its servers (IMAP and SMTP)', () => {
+  let h: Harness;
+  let dovecot: Dovecot;
+  let smtp: Awaited<ReturnType<typeof startSmtpSubmission>>;
+
+  beforeAll(async () => {
+    dovecot = await startDovecot({ [ACCOUNT]: PASSWORD, [OTHER]: PASSWORD });
+    smtp = await startSmtpSubmission(PASSWORD);
+    h = await startIntegrations({ MAIL_SERVERS_ALLOW_PRIVATE: '1' });
+  });
+  afterAll(async () => {
+    await h?.stop();
+    await smtp?.stop();
+    await dovecot?.stop();
+  });
+
+  const servers = () => ({
+    imap: { host: '127.0.0.1', port: dovecot.port, security: 'none' },
+    smtp: { host: '127.0.0.1', port: smtp.port, security: 'none' },
+  });
+
+  /** Runs `fn` signed in to `user`'s mailbox, as their own mail app would. */
+  async function asMailApp<T>(user: string, fn: (client: ImapFlow) => Promise<T>): Promise<T> {
+    const client = new ImapFlow({
+      host: '127.0.0.1',
+      port: dovecot.port,
+      secure: false,
+      doSTARTTLS: false,
+      auth: { user, pass: PASSWORD },
+      logger: false,
+    });
+    await client.connect();
+    try {
+      return await fn(client);
+    } finally {
+      await client.logout();
+    }
+  }
+
+  /** Puts messages into a mailbox as delivery would. */
+  const deliver = (user: string, box: string, messages: Buffer[]) =>
+    asMailApp(user, async (client) => {
+      for (const m of messages) await client.append(box, m, box === 'Sent' ? ['\\Seen'] : []);
+    });
+
+  /** The subjects of a folder's messages. */
+  const subjectsIn = (user: string, box: string) =>
+    asMailApp(user, async (client) => {
+      const lock = await client.getMailboxLock(box);
+      try {
+        return (await client.fetchAll('1:*', { envelope: true })).map((m) => m.envelope?.subject);
+      } finally {
+        lock.release();
+      }
+    });
+
+  it('says what each server answered to a wrong password, stores nothing, and connects with the right one', async () => {
+    const me = h.as();
+    const wrong = await me.post('/api/integrations/mail-server', {
+      address: OTHER,
+      password: 'not-it',
+      ...servers(),
+    });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body).toMatchObject({
+      code: 'server_refused',
+      message:
+        'The server refused the user name or password. iCloud, Fastmail, Yahoo and Gmail want an app password here, not the account’s own.',
+    });
+    expect(wrong.body.issues.map((i: { path: string[]; code: string }) => [i.path[0], i.code])).toEqual([
+      ['imap', 'wrong-password'],
+      ['smtp', 'wrong-password'],
+    ]);
+    expect((await me.get('/api/integrations')).body).toEqual([]);
+
+    const dead = await me.post('/api/integrations/mail-server', {
+      address: OTHER,
+      password: PASSWORD,
+      ...servers(),
+      imap: { host: 'no-such-host.invalid', port: 993, security: 'tls' },
+    });
+    expect(dead.status).toBe(422);
+    expect(dead.body.issues).toEqual([
+      {
+        path: ['imap'],
+        message: 'No server answers to the name no-such-host.invalid: check its spelling.',
+        code: 'host-not-found',
+      },
+    ]);
+
+    const missing = await me.post('/api/integrations/mail-server', { address: OTHER, password: PASSWORD });
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toContain('Choose your provider, or enter the IMAP and SMTP servers');
+
+    await deliver(OTHER, 'INBOX', [
+      Buffer.from(
+        'From: Cy <cy@example.test>\r\nTo: bo@example.test\r\nSubject: Keys\r\nMessage-ID: <keys@example.test>\r\n\r\nCould you leave the keys under the mat?\r\n',
+      ),
+    ]);
+    const ok = await me.post('/api/integrations/mail-server', {
+      address: OTHER,
+      password: PASSWORD,
+      ...servers(),
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.body).toMatchObject({ provider: 'imap', type: 'email', connected: true, scopes: [] });
+    // The password is nowhere in what the API answers.
+    expect(JSON.stringify((await me.get('/api/integrations')).body)).not.toContain(PASSWORD);
+    await h.synced(ok.body.id);
+
+    const digest = await me.get('/api/assist/emails?timezoneOffset=0');
+    expect(digest.status).toBe(200);
+    expect(JSON.stringify(digest.body)).toContain('Keys');
+
+    // A reply threads, goes out over SMTP and lands in Sent.
+    const [message] = await h.svc.deps.db
+      .select()
+      .from(mailMessages)
+      .where(eq(mailMessages.integrationId, ok.body.id));
+    expect(message!.needsReply).toBe(true);
+    const sent = await me.post('/api/email/send', {
+      to: 'cy@example.test',
+      subject: 'Re: Keys',
+      body: 'Done, they are under the mat.',
+      threadId: message!.threadId,
+    });
+    expect(sent.status).toBe(200);
+    const out = smtp.delivered.at(-1)!;
+    expect(out.to).toEqual(['cy@example.test']);
+    expect(out.raw).toContain('In-Reply-To: <keys@example.test>');
+    // Kept in Sent, as a mail app keeps it; the next sync finds the thread answered there.
+    expect(await subjectsIn(OTHER, 'Sent')).toEqual(['Re: Keys']);
+    await h.syncNow(ok.body.id);
+    expect(
+      (await h.svc.deps.db.select().from(mailMessages).where(eq(mailMessages.integrationId, ok.body.id)))[0]!
+        .needsReply,
+    ).toBe(false);
+
+    // A draft lands in Drafts.
+    const draft = await me.post('/api/email/send?draft=true', {
+      to: 'cy@example.test',
+      subject: 'Re: Keys',
+      body: 'Draft only.',
+      threadId: message!.threadId,
+    });
+    expect(draft.body).toEqual({ success: true, message: 'Draft saved' });
+    expect(await subjectsIn(OTHER, 'Drafts')).toEqual(['Re: Keys']);
+  });
+
+  it('shows a password changed since as a connection issue, never an error', async () => {
+    const me = h.as();
+    const ok = await me.post('/api/integrations/mail-server', {
+      address: OTHER,
+      password: PASSWORD,
+      ...servers(),
+    });
+    expect(ok.status).toBe(201);
+    await h.synced(ok.body.id);
+    // The row's login made to hold another password, as if it were changed at the provider.
+    const [row] = await h.svc.deps.db.select().from(integrations).where(eq(integrations.id, ok.body.id));
+    const { tokenContext } = await import('../src/domain/contexts');
+    const cipher = h.svc.deps.cipher;
+    const login = JSON.parse(cipher.decrypt(row!.accessTokenEnc!, tokenContext(row!.userId)));
+    login.imap.password = 'changed';
+    await h.svc.deps.db
+      .update(integrations)
+      .set({ accessTokenEnc: cipher.encrypt(JSON.stringify(login), tokenContext(row!.userId)) })
+      .where(eq(integrations.id, ok.body.id));
+    await h.dueNow(ok.body.id);
+    const { until } = await import('@haven/kit/testing');
+    await until(
+      async () => {
+        const [now] = await h.svc.deps.db.select().from(integrations).where(eq(integrations.id, ok.body.id));
+        return 'error' in now!.settings;
+      },
+      15_000,
+      'connection issue',
+    );
+    const [listed] = (await me.get('/api/integrations')).body;
+    expect(listed).toMatchObject({
+      connected: false,
+      settings: {
+        error: 'The mail server no longer accepts the app password. Please reconnect with a new one.',
+      },
+    });
+    const send = await me.post('/api/email/send', { to: 'cy@example.test', subject: 'x', body: 'x' });
+    expect(send.status).toBe(409);
+  });
+
+  it.runIf(existsSync(CORPUS))(
+    'syncs the real corpus over IMAP with the Gmail figures: machines’ mail ≤5%, asks ≥95%, asks-nothing ≤20% on the held-out half',
+    async () => {
+      const mail = labelledMail().filter((m) => !m.file.startsWith('own/'));
+      await deliver(
+        ACCOUNT,
+        'INBOX',
+        [...mail].reverse().map((m) => m.raw),
+      );
+      const me = h.as();
+      const ok = await me.post('/api/integrations/mail-server', {
+        address: ACCOUNT,
+        password: PASSWORD,
+        ...servers(),
+      });
+      expect(ok.status).toBe(201);
+      await h.synced(ok.body.id);
+      const [row] = await h.svc.deps.db.select().from(integrations).where(eq(integrations.id, ok.body.id));
+      expect(row!.settings.error).toBeUndefined();
+      const cached = await h.svc.deps.db
+        .select({ messageId: mailMessages.messageId, needsReply: mailMessages.needsReply })
+        .from(mailMessages)
+        .where(eq(mailMessages.integrationId, ok.body.id));
+      expect(cached).toHaveLength(mail.length);
+      // Appended oldest last: UID n holds mail[mail.length - n].
+      const byUid = (id: string) => mail[mail.length - Number(id.split('.')[2])]!;
+      const f = figures(cached.map((c) => ({ mail: byUid(c.messageId), needsReply: c.needsReply })));
+      const machines = share(f, ['list-newsletter', 'automated'], 'held-out');
+      const asks = share(f, ['personal-asks'], 'held-out');
+      const nothing = share(f, ['personal-asks-nothing'], 'held-out');
+      console.log(
+        `IMAP, held-out half: machines ${machines.marked}/${machines.total}, asks ${asks.marked}/${asks.total}, asks-nothing ${nothing.marked}/${nothing.total}`,
+      );
+      expect(machines.ratio).toBeLessThanOrEqual(0.05);
+      expect(asks.ratio).toBeGreaterThanOrEqual(0.95);
+      expect(nothing.ratio).toBeLessThanOrEqual(0.2);
+    },
+    120_000,
+  );
+});
+
+describe('a mail server on a private address', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startIntegrations();
+  });
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  it('is refused in words unless the operator allows it (no probing inside the network)', async () => {
+    const me = h.as();
+    const answer = await me.post('/api/integrations/mail-server', {
+      address: 'ada@example.test',
+      password: PASSWORD,
+      imap: { host: '169.254.169.254', port: 993, security: 'tls' },
+      smtp: { host: 'localhost', port: 25, security: 'none' },
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.body.issues).toEqual([
+      {
+        path: ['imap'],
+        code: 'private-network',
+        message:
+          '169.254.169.254 is on a private network (169.254.169.254): this server connects to mail servers on the internet only.',
+      },
+      {
+        path: ['smtp'],
+        code: 'private-network',
+        message: expect.stringMatching(/^localhost is on a private network \((127\.0\.0\.1|::1)\)/),
+      },
+    ]);
+    expect((await me.get('/api/integrations')).body).toEqual([]);
+  });
+});

@@ -1,0 +1,118 @@
+/// <reference lib="dom" />
+import type { Page } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSmtpSubmission } from '../doubles/smtp-catcher';
+import { hasDovecot, startDovecot, type Dovecot } from '../support/dovecot';
+import { phonePage, shotPath, startSignedInProduct } from './harness';
+
+const ADDRESS = 'ada@example.test';
+const PASSWORD = 'app-password-0123';
+
+/**
+ * Connecting a mail account by its servers from the Integrations screen, in Chromium at 390×844:
+ * the presets, 'Other' with its servers, what a wrong password says, and the account connected
+ * (against a real Dovecot and an SMTP server that signs in).
+ */
+describe.runIf(hasDovecot())('connecting a mail server, in Chromium at 390×844', () => {
+  let stack: Awaited<ReturnType<typeof startSignedInProduct>>;
+  let dovecot: Dovecot;
+  let smtp: Awaited<ReturnType<typeof startSmtpSubmission>>;
+
+  beforeAll(async () => {
+    dovecot = await startDovecot({ [ADDRESS]: PASSWORD });
+    smtp = await startSmtpSubmission(PASSWORD);
+    stack = await startSignedInProduct(
+      { username: 'ada', email: 'ada@example.com', password: 'correct horse', name: 'Ada' },
+      { env: { MAIL_SERVERS_ALLOW_PRIVATE: '1' } },
+    );
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await smtp?.stop();
+    await dovecot?.stop();
+  });
+
+  const shoot = async (page: Page, name: string) => {
+    await page.screenshot({ path: shotPath(`${name}-light`), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.locator('html.dark').waitFor({ state: 'attached' });
+    await page.evaluate(() => {
+      for (const a of document.getAnimations()) if (a instanceof CSSTransition) a.finish();
+    });
+    await page.screenshot({ path: shotPath(`${name}-dark`), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.locator('html.dark').waitFor({ state: 'detached' });
+  };
+
+  /** Every control of the page's main area at least 44 px each way. */
+  const smallControls = (page: Page) =>
+    page.evaluate(() =>
+      Array.from(
+        document.querySelectorAll(
+          'main button, main a, main input:not(.sr-only), main select, main label:has(input[type=radio])',
+        ),
+      )
+        .map((el) => ({ el, box: el.getBoundingClientRect() }))
+        .filter(({ box }) => box.width > 0 && (box.height < 44 || box.width < 44))
+        .map(
+          ({ el, box }) =>
+            `${el.tagName} "${(el.textContent ?? '').trim().slice(0, 30)}" ${box.width}×${box.height}`,
+        ),
+    );
+
+  it('offers the mail server in Add New, says what a wrong password is, and connects with the right one', async () => {
+    const { context, page } = await phonePage(stack.browser, stack.product.url, 'light', {
+      cookie: stack.cookie,
+    });
+    try {
+      await page.goto('/integrations');
+      await page.getByRole('button', { name: 'Add New' }).click();
+      await page
+        .getByRole('dialog')
+        .getByRole('button', { name: /Other Mail \(IMAP\)/ })
+        .click();
+      await page.waitForURL('**/integrations/imap/email');
+      const form = page.getByRole('form', { name: 'Connect a mail account' });
+      await form.getByRole('radio', { name: 'Fastmail' }).waitFor({ state: 'attached' });
+      expect(await form.getByRole('radio', { name: 'Fastmail' }).isChecked()).toBe(true);
+      await expect.poll(() => form.getByRole('link', { name: 'app.fastmail.com' }).count()).toBe(1);
+      await shoot(page, 'mail-server-presets');
+
+      await form.getByText('Other', { exact: true }).click();
+      await form.getByLabel('E-mail address').fill(ADDRESS);
+      await form.getByLabel('App password').fill('not-it');
+      const imap = form.getByRole('group', { name: 'Incoming mail (IMAP)' });
+      await imap.getByLabel('Server').fill('127.0.0.1');
+      await imap.getByLabel('Port').fill(String(dovecot.port));
+      await imap.getByLabel('Security').selectOption('none');
+      const out = form.getByRole('group', { name: 'Outgoing mail (SMTP)' });
+      await out.getByLabel('Server').fill('127.0.0.1');
+      await out.getByLabel('Port').fill(String(smtp.port));
+      await out.getByLabel('Security').selectOption('none');
+      await form.getByRole('button', { name: 'Connect' }).click();
+      const alert = form.getByRole('alert');
+      await alert.getByText(/^Reading mail \(IMAP\): The server refused the user name or password/).waitFor();
+      await alert.getByText(/^Sending mail \(SMTP\): The server refused the user name or password/).waitFor();
+      // What was typed is still there for another try.
+      expect(await imap.getByLabel('Port').inputValue()).toBe(String(dovecot.port));
+      expect(await smallControls(page)).toEqual([]);
+      await shoot(page, 'mail-server-wrong-password');
+
+      await form.getByLabel('App password').fill(PASSWORD);
+      await form.getByRole('button', { name: 'Connect' }).click();
+      await page.getByText('IMAP integration connected').waitFor();
+      await page.getByRole('tab', { name: 'Overview' }).waitFor();
+      await page.getByText('Read your inbox and sent mail for the digest').waitFor();
+      await shoot(page, 'mail-server-connected');
+
+      // The e-mail card now stands for this account.
+      await page.goto('/integrations');
+      const card = page.getByRole('link', { name: /^Other Mail \(IMAP\)/ });
+      await card.waitFor();
+      expect(await card.textContent()).toContain('Other Mail (IMAP), connected');
+      await shoot(page, 'mail-server-integrations');
+    } finally {
+      await context.close();
+    }
+  });
+});
