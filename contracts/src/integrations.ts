@@ -2,18 +2,23 @@ import { z } from 'zod';
 import { defineContract } from './contract';
 import { ErrorBody } from './errors';
 import { Id, IdParams, IsoDateTime, Ok } from './common';
-import { MailServerAccountBody } from './mail-servers';
+import { CalendarServerAccountBody, MailServerAccountBody } from './mail-servers';
 
 /** Providers connected by their OAuth consent; `google` is a mail and calendar provider. */
 export const OAuthProvider = z.enum(['google', 'slack', 'notion']);
 export type OAuthProvider = z.infer<typeof OAuthProvider>;
 
 /**
- * Connectable providers: the OAuth ones, and `imap`, a mail account reached by its servers (IMAP to
- * read, SMTP to send) with an app password (see mail-servers.ts).
+ * Connectable providers: the OAuth ones; `imap`, a mail account reached by its servers (IMAP to
+ * read, SMTP to send); and `caldav`, a calendar reached by its CalDAV server; both with an app
+ * password (see mail-servers.ts).
  */
-export const Provider = z.enum([...OAuthProvider.options, 'imap']);
+export const Provider = z.enum([...OAuthProvider.options, 'imap', 'caldav']);
 export type Provider = z.infer<typeof Provider>;
+
+/** Whether a provider connects by its OAuth consent (else by its servers and an app password). */
+export const isOAuthProvider = (provider: string): provider is OAuthProvider =>
+  (OAuthProvider.options as readonly string[]).includes(provider);
 
 /** What an integration is used for. */
 export const IntegrationType = z.enum(['calendar', 'email', 'messages', 'documents']);
@@ -25,6 +30,7 @@ export const PROVIDER_TYPES: Readonly<Record<Provider, readonly IntegrationType[
   slack: ['messages'],
   notion: ['documents'],
   imap: ['email'],
+  caldav: ['calendar'],
 };
 
 /** The spec's default contextual-rule templates (section 9), as 'Use Default Rules' fills them in. */
@@ -209,6 +215,15 @@ export const integrationsContract = defineContract({
     summary:
       'Connects a mail account by its IMAP and SMTP servers and an app password, after signing in to ' +
       'both; 422 `server_refused` says what each server answered (issues `imap`, `smtp`).',
+  },
+  connectCalendarServer: {
+    method: 'POST',
+    path: '/api/integrations/calendar-server',
+    body: CalendarServerAccountBody,
+    responses: { 201: Integration, 400: ErrorBody, 401: ErrorBody, 422: ErrorBody },
+    summary:
+      'Connects a calendar by its CalDAV server and an app password, after signing in and finding its ' +
+      'calendars; 422 `server_refused` says what the server answered (issue `caldav`).',
   },
   remove: {
     method: 'DELETE',

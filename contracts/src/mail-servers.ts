@@ -105,3 +105,25 @@ export const MailServerAccountBody = z
     path: ['imap'],
   });
 export type MailServerAccountBody = z.infer<typeof MailServerAccountBody>;
+
+/**
+ * POST /api/integrations/calendar-server: a calendar by its CalDAV server. With a preset, its
+ * address; else the server's address (discovery finds the calendars). The user name is the e-mail
+ * address unless given; invitations name the user by that address.
+ */
+export const CalendarServerAccountBody = z
+  .object({
+    address: z.email({ error: 'Enter your e-mail address' }).max(254),
+    password: z.string().min(1, { error: 'Enter the app password' }).max(1024),
+    preset: z.enum(Object.keys(MAIL_PRESETS) as [MailPresetId, ...MailPresetId[]]).optional(),
+    user: z.string().trim().min(1).max(254).optional(),
+    url: z
+      .url({ protocol: /^https?$/, error: 'Enter the calendar server’s address, starting with https://' })
+      .max(2048)
+      .optional(),
+  })
+  .refine((b) => b.preset !== undefined || b.url !== undefined, {
+    error: 'Choose your provider, or enter the calendar server’s address',
+    path: ['url'],
+  });
+export type CalendarServerAccountBody = z.infer<typeof CalendarServerAccountBody>;

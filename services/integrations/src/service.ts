@@ -19,7 +19,13 @@ import { googleCalendarSource } from './domain/calendar/google-source';
 import { calendarOf, gmailOf } from './domain/google';
 import type { CalendarSourceOf } from './domain/calendar/source';
 import { imapSource } from './domain/mail/imap-source';
-import { serverAccountOf, createServerAccounts } from './domain/mail/server-accounts';
+import {
+  calendarServerAccountOf,
+  createServerAccounts,
+  reachableOnly,
+  serverAccountOf,
+} from './domain/mail/server-accounts';
+import { caldavSource } from './domain/calendar/caldav-source';
 import type { MailSourceOf } from './domain/mail/source';
 import { createIntegrations } from './domain/integrations';
 import { gmailSource } from './domain/mail/gmail-source';
@@ -69,8 +75,12 @@ export const integrationsService: ServiceDefinition = {
             allowPrivate: config.MAIL_SERVERS_ALLOW_PRIVATE,
           })
         : gmailSource(gmailOf(accounts.authorised(row), config.GOOGLE_API_ROOT_URL), parseMail);
-    const calendarSourceOf: CalendarSourceOf = (row) =>
-      googleCalendarSource(calendarOf(accounts.authorised(row), config.GOOGLE_API_ROOT_URL));
+    const calendarSourceOf: CalendarSourceOf = (row) => {
+      if (row.provider !== 'caldav')
+        return googleCalendarSource(calendarOf(accounts.authorised(row), config.GOOGLE_API_ROOT_URL));
+      const account = calendarServerAccountOf(row, cipher);
+      return reachableOnly(caldavSource(account), account.url, config.MAIL_SERVERS_ALLOW_PRIVATE);
+    };
     const integrations = createIntegrations({
       repo: accountRows,
       messages,

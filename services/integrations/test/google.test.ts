@@ -57,8 +57,9 @@ describe('connecting Google', () => {
         { provider: 'google', configured: true },
         { provider: 'slack', configured: true },
         { provider: 'notion', configured: true },
-        // A mail server needs nothing of this server's configuration.
+        // Mail and calendar servers need nothing of this server's configuration.
         { provider: 'imap', configured: true },
+        { provider: 'caldav', configured: true },
       ],
     });
     const calendar = await connected(me, 'calendar');

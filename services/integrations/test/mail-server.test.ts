@@ -4,6 +4,7 @@ import { ImapFlow } from 'imapflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSubmission } from '../../../test/doubles/smtp-catcher';
 import { startDovecot, hasDovecot, type Dovecot } from '../../../test/support/dovecot';
+import { hasRadicale, startRadicale, type Radicale } from '../../../test/support/radicale';
 import { integrations, mailMessages } from '../src/db/schema';
 import { startIntegrations, type Harness } from './harness';
 import { ACCOUNT, CORPUS, figures, labelledMail, share } from './mail-corpus/corpus';
@@ -278,5 +279,128 @@ describe('a mail server on a private address', () => {
       },
     ]);
     expect((await me.get('/api/integrations')).body).toEqual([]);
+  });
+});
+
+describe.runIf(hasRadicale())('a calendar by its CalDAV server (Radicale)', () => {
+  const USER = 'ada@example.test';
+  const CAL_PASSWORD = 'cal-app-password';
+  let h: Harness;
+  let radicale: Radicale;
+  const auth = `Basic ${Buffer.from(`${USER}:${CAL_PASSWORD}`).toString('base64')}`;
+  const stamp = (at: Date) =>
+    at
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}/, '');
+
+  beforeAll(async () => {
+    radicale = await startRadicale({ [USER]: CAL_PASSWORD });
+    const at = new Date(Date.now() + 3 * 86_400_000);
+    at.setUTCHours(15, 0, 0, 0);
+    const invitation = [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//Example//Organiser//EN',
+      'BEGIN:VEVENT',
+      'UID:budget-review',
+      `DTSTAMP:${stamp(new Date())}`,
+      `DTSTART:${stamp(at)}`,
+      `DTEND:${stamp(new Date(at.getTime() + 3_600_000))}`,
+      'SUMMARY:Budget review',
+      'ORGANIZER;CN=Sam:mailto:sam@example.com',
+      'ATTENDEE;CN=Sam;PARTSTAT=ACCEPTED:mailto:sam@example.com',
+      `ATTENDEE;CN=Ada;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:${USER}`,
+      'END:VEVENT',
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
+    const put = await fetch(`${radicale.calendarOf(USER)}budget-review.ics`, {
+      method: 'PUT',
+      headers: { authorization: auth, 'content-type': 'text/calendar' },
+      body: invitation,
+    });
+    expect(put.status).toBe(201);
+    h = await startIntegrations({ MAIL_SERVERS_ALLOW_PRIVATE: '1' });
+  });
+  afterAll(async () => {
+    await h?.stop();
+    await radicale?.stop();
+  });
+
+  it('says a wrong password, then connects: invitations listed, an answer stored, an event created with its alarm', async () => {
+    const me = h.as();
+    const wrong = await me.post('/api/integrations/calendar-server', {
+      address: USER,
+      password: 'not-it',
+      url: radicale.url,
+    });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.issues).toEqual([
+      expect.objectContaining({ path: ['caldav'], code: 'wrong-password' }),
+    ]);
+    expect((await me.get('/api/integrations')).body).toEqual([]);
+
+    const ok = await me.post('/api/integrations/calendar-server', {
+      address: USER,
+      password: CAL_PASSWORD,
+      url: radicale.url,
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.body).toMatchObject({ provider: 'caldav', type: 'calendar', connected: true });
+    await h.synced(ok.body.id);
+
+    const calendar = await me.get('/api/assist/calendar');
+    expect(calendar.body.connected).toBe(true);
+    const [event] = calendar.body.events;
+    expect(event).toMatchObject({ summary: 'Budget review', responseStatus: 'needsAction' });
+
+    const answered = await me.post(`/api/calendar/events/${event.id}/rsvp`, { response: 'accepted' });
+    expect(answered.status).toBe(200);
+    const stored = await (
+      await fetch(`${radicale.calendarOf(USER)}budget-review.ics`, { headers: { authorization: auth } })
+    ).text();
+    expect(stored).toMatch(/PARTSTAT=ACCEPTED[^\r\n]*:mailto:ada@example\.test/i);
+
+    const made = await me.post('/api/calendar/events', {
+      title: 'Dentist',
+      start: { date: '2026-12-10', time: '09:00' },
+      end: { date: '2026-12-10', time: '09:30' },
+      reminder: 60,
+      timeZone: 'Europe/Paris',
+    });
+    expect(made.status).toBe(201);
+    const listing = await (
+      await fetch(radicale.calendarOf(USER), {
+        method: 'PROPFIND',
+        headers: { authorization: auth, depth: '1' },
+      })
+    ).text();
+    const created = [...listing.matchAll(/<[^>]*href>([^<]+\.ics)</g)]
+      .map((m) => m[1]!)
+      .filter((href) => !href.includes('budget-review'));
+    expect(created).toHaveLength(1);
+    const ics = await (
+      await fetch(new URL(created[0]!, radicale.url), { headers: { authorization: auth } })
+    ).text();
+    expect(ics).toContain('SUMMARY:Dentist');
+    expect(ics).toMatch(/BEGIN:VALARM[\s\S]*TRIGGER:-PT1H/);
+  });
+
+  it('refuses a calendar server on a private address unless the operator allows it', async () => {
+    const strict = await startIntegrations();
+    try {
+      const answer = await strict.as().post('/api/integrations/calendar-server', {
+        address: USER,
+        password: CAL_PASSWORD,
+        url: radicale.url,
+      });
+      expect(answer.status).toBe(422);
+      expect(answer.body.issues).toEqual([
+        expect.objectContaining({ path: ['caldav'], code: 'private-network' }),
+      ]);
+    } finally {
+      await strict.stop();
+    }
   });
 });

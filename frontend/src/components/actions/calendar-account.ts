@@ -12,13 +12,13 @@ import type { AccountProblem } from './account-notice';
 export function useCalendarProblem(enabled: boolean): AccountProblem | null | undefined {
   const { data } = useQuery({
     // Under 'integrations': refetched with the Integrations screen's list after connecting.
-    queryKey: ['integrations', 'google', 'calendar'],
-    queryFn: () =>
-      api(integrationsContract.list, { query: { provider: 'google', type: 'calendar' }, noCache: true }),
+    queryKey: ['integrations', 'calendar'],
+    // Google's calendar or one by its CalDAV server: whichever is connected takes the event.
+    queryFn: () => api(integrationsContract.list, { query: { type: 'calendar' }, noCache: true }),
     enabled,
   });
   if (!data) return undefined;
-  const account = data[0];
+  const account = data.find((a) => a.connected) ?? data[0];
   if (account?.connected) return null;
   return account?.settings.error ? 'reconnect_required' : 'not_connected';
 }

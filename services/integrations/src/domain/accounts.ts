@@ -1,4 +1,5 @@
 import {
+  isOAuthProvider,
   IntegrationSettings,
   type Integration,
   type IntegrationType,
@@ -33,7 +34,7 @@ export const MESSAGES = {
     'Google did not give Haven the access this needs (a permission was left out). Please reconnect and allow it.',
   needsAttention: 'Your Google connection needs attention. Please reconnect it on the Integrations page.',
   providerFailed: 'Google did not complete the request. Please try again.',
-  serverFailed: 'The mail server did not complete the request. Please try again.',
+  serverFailed: 'The server did not complete the request. Please try again.',
   emailNotFound: 'Email not found',
   eventNotFound: 'Event not found',
 } as const;
@@ -170,7 +171,7 @@ export function createAccounts({ repo, cipher, google, log }: AccountsDeps) {
 
   /** What an error says about the account's connection itself, by its provider; null when about this call. */
   const connectionProblem = (row: Row, err: unknown) =>
-    row.provider === 'imap' ? serverProblem(err) : grantProblem(err);
+    isOAuthProvider(row.provider) ? grantProblem(err) : serverProblem(err);
 
   return {
     settingsOf,
@@ -234,7 +235,7 @@ export function createAccounts({ repo, cipher, google, log }: AccountsDeps) {
           throw reconnectRequired(problem);
         }
         log.warn({ err, integrationId: row.id, provider: row.provider }, 'provider call failed');
-        throw badGateway(row.provider === 'imap' ? MESSAGES.serverFailed : MESSAGES.providerFailed);
+        throw badGateway(isOAuthProvider(row.provider) ? MESSAGES.providerFailed : MESSAGES.serverFailed);
       }
     },
   };

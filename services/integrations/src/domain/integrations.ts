@@ -1,6 +1,7 @@
 import type { UnitOfWork } from '@haven/kit/unit-of-work';
 import type { CalendarEvent, CalendarEventDraft } from '@haven/contracts/calendar';
 import {
+  isOAuthProvider,
   PROVIDER_TYPES,
   type Integration,
   type IntegrationListQuery,
@@ -91,7 +92,7 @@ export function createIntegrations({
       (Object.keys(PROVIDER_TYPES) as Provider[]).map((provider) => ({
         provider,
         // A mail server needs nothing of this server's configuration.
-        configured: provider === 'imap' || providers[provider].configured,
+        configured: !isOAuthProvider(provider) || providers[provider].configured,
       })),
 
     async list(userId: number, query: IntegrationListQuery): Promise<Integration[]> {
@@ -171,7 +172,7 @@ export function createIntegrations({
     async remove(userId: number, id: number): Promise<void> {
       const row = await owned(userId, id);
       const token = row.refreshTokenEnc ?? row.accessTokenEnc;
-      const oauth = row.provider === 'imap' ? undefined : providers[row.provider as OAuthProvider];
+      const oauth = isOAuthProvider(row.provider) ? providers[row.provider] : undefined;
       if (token && oauth?.configured) {
         await oauth
           .revoke(cipher.decrypt(token, tokenContext(userId)))

@@ -34,6 +34,8 @@ export function integrationsRoutes(
     providers: () => ({ providers: integrations.providers() }),
     list: ({ userId, query }) => integrations.list(userId, query),
     connectMailServer: async ({ userId, body }) => reply(201, await serverAccounts.connect(userId, body)),
+    connectCalendarServer: async ({ userId, body }) =>
+      reply(201, await serverAccounts.connectCalendar(userId, body)),
     remove: async ({ userId, params }) => {
       await integrations.remove(userId, params.id);
       return { success: true, message: 'Integration disconnected' };

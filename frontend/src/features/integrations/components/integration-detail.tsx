@@ -1,4 +1,5 @@
 import {
+  isOAuthProvider,
   DEFAULT_RULES,
   FOLLOW_UP_DAYS,
   type Integration,
@@ -26,6 +27,7 @@ import { cn } from '@/lib/utils';
 import { useIntegrations } from '../api/get-integrations';
 import { useProviderSetUp } from '../api/get-providers';
 import { useDisconnectIntegration, useUpdateIntegrationSettings } from '../api/manage-integration';
+import { CalendarServerForm } from './calendar-server-form';
 import { MailServerForm } from './mail-server-form';
 import { NotionPageSetting } from './notion-page-setting';
 
@@ -33,7 +35,7 @@ import { capabilitiesOf } from '../lib/capabilities';
 import {
   connectionStateOf,
   DOT_OF,
-  MAIL_SERVER_ENTRY,
+  SERVER_ENTRIES,
   SETUP_README,
   SETUP_VARIABLES,
   type CatalogEntry,
@@ -249,6 +251,7 @@ export function IntegrationDetail({ entry }: { entry: CatalogEntry }) {
   const connected = state === 'connected';
   const [confirming, setConfirming] = useState(false);
   const [tab, setTab] = useState('overview');
+  const server = SERVER_ENTRIES.find((e) => e.type === entry.type);
   const connect = useStartConnection();
   const disconnect = useDisconnectIntegration({
     mutationConfig: {
@@ -297,7 +300,8 @@ export function IntegrationDetail({ entry }: { entry: CatalogEntry }) {
           )}
           {state === 'not-set-up' && <NotSetUp entry={entry} />}
           {entry.provider === 'imap' && state !== 'connected' && <MailServerForm />}
-          {entry.provider !== 'imap' && (state === 'not-connected' || state === 'reconnect') && (
+          {entry.provider === 'caldav' && state !== 'connected' && <CalendarServerForm />}
+          {isOAuthProvider(entry.provider) && (state === 'not-connected' || state === 'reconnect') && (
             <PendingButton
               pending={connect.isPending}
               onClick={() => connect.mutate({ provider: entry.provider, type: entry.type })}
@@ -305,12 +309,14 @@ export function IntegrationDetail({ entry }: { entry: CatalogEntry }) {
               {state === 'reconnect' ? 'Reconnect' : 'Connect'}
             </PendingButton>
           )}
-          {entry.provider === 'google' && entry.type === 'email' && !integration && (
+          {entry.provider === 'google' && !integration && server && (
             <Link
-              to={paths.integration.getHref(MAIL_SERVER_ENTRY.provider, MAIL_SERVER_ENTRY.type)}
+              to={paths.integration.getHref(server.provider, server.type)}
               className={cn(buttonVariants({ variant: 'outline' }), 'h-auto min-h-11 whitespace-normal')}
             >
-              Not Gmail? Connect Fastmail, iCloud, Yahoo or another mail server (IMAP)
+              {entry.type === 'email'
+                ? 'Not Gmail? Connect Fastmail, iCloud, Yahoo or another mail server (IMAP)'
+                : 'Not Google? Connect Fastmail, iCloud, Yahoo or another calendar (CalDAV)'}
             </Link>
           )}
           {/* An account waiting for a reconnect can be removed as well. */}

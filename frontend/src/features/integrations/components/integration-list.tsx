@@ -17,7 +17,7 @@ import { useProviderSetUp } from '../api/get-providers';
 import {
   accountOfCard,
   CATALOG,
-  MAIL_SERVER_ENTRY,
+  SERVER_ENTRIES,
   connectionStateOf,
   DOT_OF,
   providerName,
@@ -44,10 +44,11 @@ const SAID_OF: Record<ConnectionState, string> = {
   'not-connected': 'not connected',
 };
 
-/** 'Add New' lists the cards' services, and a mail account by its servers beside Google's. */
-const ADDABLE: readonly CatalogEntry[] = CATALOG.flatMap((entry) =>
-  entry.provider === 'google' && entry.type === 'email' ? [entry, MAIL_SERVER_ENTRY] : [entry],
-);
+/** 'Add New' lists the cards' services, and mail and calendar by their servers beside Google's. */
+const ADDABLE: readonly CatalogEntry[] = CATALOG.flatMap((entry) => [
+  entry,
+  ...SERVER_ENTRIES.filter((server) => entry.provider === 'google' && server.type === entry.type),
+]);
 
 const findOf = (list: Integration[] | undefined, entry: CatalogEntry) =>
   list?.find((i) => i.provider === entry.provider && i.type === entry.type);
@@ -88,8 +89,8 @@ export function IntegrationList() {
   function choose(entry: CatalogEntry) {
     // Connected: its page; not set up on this server: its page says why, rather than a failing Connect.
     const state = stateOf(entry);
-    // A mail server is connected from its page, where its settings are asked for.
-    if (state === 'connected' || state === 'not-set-up' || entry === MAIL_SERVER_ENTRY)
+    // An account by its servers is connected from its page, where its settings are asked for.
+    if (state === 'connected' || state === 'not-set-up' || SERVER_ENTRIES.includes(entry))
       return navigate(paths.integration.getHref(entry.provider, entry.type));
     connect.mutate({ provider: entry.provider, type: entry.type });
   }

@@ -25,6 +25,13 @@ const ASKED: Partial<Record<`${Provider}:${IntegrationType}`, string[]>> = {
   'slack:messages': ['search:read', 'im:history', 'users:read', 'channels:history', 'groups:history'],
 };
 
+/** A calendar server's login can do all a calendar app can: what Haven does with it. */
+const CALENDAR_SERVER = [
+  'Read your calendars’ upcoming events and invitations',
+  'Create events and answer invitations you accept or decline',
+  'Nothing else: no deleting or moving events',
+];
+
 /** A mail server's login can do all a mail app can: what Haven does with it. */
 const MAIL_SERVER = [
   'Read your inbox and sent mail for the digest',
@@ -39,6 +46,7 @@ const NOTION = ['Read the pages you shared with Haven', 'Create pages where you 
 export function capabilitiesOf(integration: Pick<Integration, 'provider' | 'type' | 'scopes'>): string[] {
   if (integration.provider === 'notion') return NOTION;
   if (integration.provider === 'imap') return MAIL_SERVER;
+  if (integration.provider === 'caldav') return CALENDAR_SERVER;
   const scopes = integration.scopes.length
     ? integration.scopes
     : (ASKED[`${integration.provider}:${integration.type}`] ?? []);

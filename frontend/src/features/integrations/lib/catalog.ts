@@ -46,22 +46,38 @@ export const MAIL_SERVER_ENTRY: CatalogEntry = {
   description: 'Fastmail, iCloud, Yahoo, or your own or your company’s mail server.',
 };
 
+/** The calendar by its CalDAV server: like the mail server, beside Google Calendar. */
+export const CALENDAR_SERVER_ENTRY: CatalogEntry = {
+  provider: 'caldav',
+  type: 'calendar',
+  name: 'Other Calendar (CalDAV)',
+  description: 'Fastmail, iCloud, Yahoo, or any CalDAV server.',
+};
+
+/** The services a card may stand for besides its own provider's, by type. */
+export const SERVER_ENTRIES: readonly CatalogEntry[] = [MAIL_SERVER_ENTRY, CALENDAR_SERVER_ENTRY];
+
 export const catalogEntry = (provider: string, type: string) =>
-  [...CATALOG, MAIL_SERVER_ENTRY].find((c) => c.provider === provider && c.type === type);
+  [...CATALOG, ...SERVER_ENTRIES].find((c) => c.provider === provider && c.type === type);
 
 /**
- * The account a card stands for: of its provider; for the e-mail card, a mail server's account when
- * there is no Google one (so the card shows the mail the user connected, whichever way).
+ * The account a card stands for: of its provider; for the e-mail and calendar cards, an account by
+ * its servers when there is no Google one (so the card shows what the user connected, either way).
  */
 export function accountOfCard(list: Integration[] | undefined, entry: CatalogEntry) {
-  const own = list?.find((i) => i.provider === entry.provider && i.type === entry.type);
-  if (own || entry.type !== 'email') return { entry, integration: own };
-  const server = list?.find((i) => i.provider === MAIL_SERVER_ENTRY.provider && i.type === 'email');
-  return server ? { entry: MAIL_SERVER_ENTRY, integration: server } : { entry, integration: undefined };
+  const of = (e: CatalogEntry) => list?.find((i) => i.provider === e.provider && i.type === e.type);
+  const own = of(entry);
+  const server = SERVER_ENTRIES.find((e) => e.type === entry.type);
+  if (own || !server || !of(server)) return { entry, integration: own };
+  return { entry: server, integration: of(server) };
 }
 
 export const providerName = (provider: string) =>
-  provider === 'imap' ? 'IMAP' : provider.charAt(0).toUpperCase() + provider.slice(1);
+  provider === 'imap'
+    ? 'IMAP'
+    : provider === 'caldav'
+      ? 'CalDAV'
+      : provider.charAt(0).toUpperCase() + provider.slice(1);
 
 /**
  * Where an account stands: connected; `reconnect` when it was connected and the provider stopped
@@ -94,6 +110,7 @@ export const SETUP_VARIABLES: Record<Provider, string> = {
   notion: 'NOTION_CLIENT_ID and NOTION_CLIENT_SECRET',
   // A mail server is always set up: the person enters its settings.
   imap: 'nothing',
+  caldav: 'nothing',
 };
 
 /** The README section's anchor (README.md in the project) that explains it to an operator. */
