@@ -9,6 +9,8 @@ import { z } from 'zod';
 export const ServerSecurity = z.enum(['tls', 'starttls', 'none']);
 export type ServerSecurity = z.infer<typeof ServerSecurity>;
 
+const portError = { error: 'The port is a whole number from 1 to 65535' };
+
 export const MailServer = z.object({
   host: z
     .string()
@@ -18,7 +20,7 @@ export const MailServer = z.object({
     .regex(/^[A-Za-z0-9.-]+$|^\[[0-9A-Fa-f:.]+\]$/, {
       error: 'A server’s name has letters, digits, dots and dashes',
     }),
-  port: z.coerce.number().int().min(1).max(65535),
+  port: z.number(portError).int(portError).min(1, portError).max(65535, portError),
   security: ServerSecurity,
 });
 export type MailServer = z.infer<typeof MailServer>;

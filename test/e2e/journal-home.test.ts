@@ -56,6 +56,17 @@ describe('the journal on the first screen, in Chromium at 390×844', () => {
       await dialog.getByRole('textbox', { name: 'Your thought' }).fill('First page of the new notebook.');
       await dialog.getByRole('button', { name: 'Save Thought' }).click();
       await dialog.waitFor({ state: 'hidden' });
+      // The saved toast is closed as a person would close it: it can lie over the new card (before
+      // the insight above has loaded), and a pointer resting on it holds it open.
+      const saved = page
+        .getByRole('region', { name: 'Notifications' })
+        .getByText('Your thought has been encrypted and saved.');
+      await saved.waitFor();
+      await page
+        .getByRole('region', { name: 'Notifications' })
+        .getByRole('button', { name: 'Close' })
+        .click();
+      await saved.waitFor({ state: 'hidden' });
 
       // Without a reload, the Daily tab lists it as the timeline does; its card opens the editor.
       const card = todaysThoughts(page).getByRole('button', { name: /First page of the new notebook\./ });
