@@ -90,22 +90,27 @@ export const ServerCheck = z.object({
 export type ServerCheck = z.infer<typeof ServerCheck>;
 
 /**
+ * What connecting any account by its servers takes: the address, the app password, a known
+ * provider (else its servers are given), and the user name when it is not the address.
+ */
+const ServerSignIn = z.object({
+  address: z.email({ error: 'Enter your e-mail address' }).max(254),
+  password: z.string().min(1, { error: 'Enter the app password' }).max(1024),
+  preset: z.enum(Object.keys(MAIL_PRESETS) as [MailPresetId, ...MailPresetId[]]).optional(),
+  user: z.string().trim().min(1).max(254).optional(),
+});
+
+/**
  * POST /api/integrations/mail-server: a mail account by its servers. With a preset, its servers;
  * else both servers. The user name is the address unless given.
  */
-export const MailServerAccountBody = z
-  .object({
-    address: z.email({ error: 'Enter your e-mail address' }).max(254),
-    password: z.string().min(1, { error: 'Enter the app password' }).max(1024),
-    preset: z.enum(Object.keys(MAIL_PRESETS) as [MailPresetId, ...MailPresetId[]]).optional(),
-    user: z.string().trim().min(1).max(254).optional(),
-    imap: MailServer.optional(),
-    smtp: MailServer.optional(),
-  })
-  .refine((b) => b.preset !== undefined || (b.imap !== undefined && b.smtp !== undefined), {
-    error: 'Choose your provider, or enter the IMAP and SMTP servers',
-    path: ['imap'],
-  });
+export const MailServerAccountBody = ServerSignIn.extend({
+  imap: MailServer.optional(),
+  smtp: MailServer.optional(),
+}).refine((b) => b.preset !== undefined || (b.imap !== undefined && b.smtp !== undefined), {
+  error: 'Choose your provider, or enter the IMAP and SMTP servers',
+  path: ['imap'],
+});
 export type MailServerAccountBody = z.infer<typeof MailServerAccountBody>;
 
 /**
@@ -113,19 +118,13 @@ export type MailServerAccountBody = z.infer<typeof MailServerAccountBody>;
  * address; else the server's address (discovery finds the calendars). The user name is the e-mail
  * address unless given; invitations name the user by that address.
  */
-export const CalendarServerAccountBody = z
-  .object({
-    address: z.email({ error: 'Enter your e-mail address' }).max(254),
-    password: z.string().min(1, { error: 'Enter the app password' }).max(1024),
-    preset: z.enum(Object.keys(MAIL_PRESETS) as [MailPresetId, ...MailPresetId[]]).optional(),
-    user: z.string().trim().min(1).max(254).optional(),
-    url: z
-      .url({ protocol: /^https?$/, error: 'Enter the calendar server’s address, starting with https://' })
-      .max(2048)
-      .optional(),
-  })
-  .refine((b) => b.preset !== undefined || b.url !== undefined, {
-    error: 'Choose your provider, or enter the calendar server’s address',
-    path: ['url'],
-  });
+export const CalendarServerAccountBody = ServerSignIn.extend({
+  url: z
+    .url({ protocol: /^https?$/, error: 'Enter the calendar server’s address, starting with https://' })
+    .max(2048)
+    .optional(),
+}).refine((b) => b.preset !== undefined || b.url !== undefined, {
+  error: 'Choose your provider, or enter the calendar server’s address',
+  path: ['url'],
+});
 export type CalendarServerAccountBody = z.infer<typeof CalendarServerAccountBody>;
