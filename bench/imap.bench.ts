@@ -74,11 +74,11 @@ function month(): { inbox: Buffer[]; sent: Buffer[] } {
 }
 
 /**
- * `mail.sync` over IMAP against Debian's Dovecot (beside the Gmail figures of integrations.bench.ts):
+ * `accounts.sync` over IMAP against Debian's Dovecot (beside the Gmail figures of integrations.bench.ts):
  * the first sync of a month of mail and an incremental sync of 5 new messages, through the gateway.
  */
 export async function benchImap(): Promise<void> {
-  console.log('\nIntegrations: mail.sync over IMAP against Dovecot');
+  console.log('\nIntegrations: accounts.sync over IMAP against Dovecot');
   if (!hasDovecot()) {
     console.log('  skipped: no Dovecot on this machine (apt-get install dovecot-imapd)');
     return;
@@ -150,9 +150,9 @@ export async function benchImap(): Promise<void> {
     const incremental = performance.now() - t1;
     const cached = await service.deps.db.$count(mailMessages, eq(mailMessages.integrationId, id));
     console.log(
-      `  first mail.sync of 550 messages in 500 threads, 20 sent (with the sign-in check): ${first.toFixed(0)} ms, ${cached - 5} cached`,
+      `  first accounts.sync of 550 messages in 500 threads, 20 sent (with the sign-in check): ${first.toFixed(0)} ms, ${cached - 5} cached`,
     );
-    console.log(`  incremental mail.sync with 5 new messages: ${incremental.toFixed(0)} ms`);
+    console.log(`  incremental accounts.sync with 5 new messages: ${incremental.toFixed(0)} ms`);
   } finally {
     await mailApp.logout().catch(() => undefined);
     await gateway.close();

@@ -143,7 +143,7 @@ function gmailCalls(calls: string[], from: number): string {
 }
 
 export async function benchIntegrations(): Promise<void> {
-  console.log('\nIntegrations: mail.sync against the Google double, and the cached digest');
+  console.log('\nIntegrations: accounts.sync against the Google double, and the cached digest');
   const google = await startGoogleDouble();
   const stack = await startTestServices([authService, integrationsService], {
     LOG_LEVEL: 'warn',
@@ -207,10 +207,10 @@ export async function benchIntegrations(): Promise<void> {
     await until(async () => (await rowOf()).lastSyncedAt! > before, 60_000, 'incremental sync');
     const incremental = performance.now() - t1;
     console.log(
-      `  first mail.sync of 550 messages in 500 threads, 20 sent: ${first.toFixed(0)} ms, ${firstCalls}`,
+      `  first accounts.sync of 550 messages in 500 threads, 20 sent: ${first.toFixed(0)} ms, ${firstCalls}`,
     );
     console.log(
-      `  incremental mail.sync with 5 new messages: ${incremental.toFixed(0)} ms, ${gmailCalls(google.state.calls, calls1)}`,
+      `  incremental accounts.sync with 5 new messages: ${incremental.toFixed(0)} ms, ${gmailCalls(google.state.calls, calls1)}`,
     );
 
     const url = `${gateway.url}/api/assist/emails?timezoneOffset=0`;

@@ -142,7 +142,7 @@ describe('Prometheus metrics', () => {
     await until(
       async () =>
         valueOf(await metricsOf('integrations'), 'haven_job_duration_seconds_count', {
-          queue: 'mail.sync',
+          queue: 'accounts.sync',
           outcome: 'completed',
         }) > 0,
       20_000,

@@ -79,7 +79,8 @@ export type RsvpBody = z.infer<typeof RsvpBody>;
 
 /** Path params of `/api/calendar/events/:id` (the calendar's event id). */
 export const EventIdParams = z.object({
-  id: z.string().regex(/^[A-Za-z0-9_-]{1,1024}$/, { error: 'Invalid event id' }),
+  // Google's ids, and Graph's base64url ones (with `=`).
+  id: z.string().regex(/^[A-Za-z0-9_=-]{1,1024}$/, { error: 'Invalid event id' }),
 });
 export type EventIdParams = z.infer<typeof EventIdParams>;
 

@@ -4,8 +4,11 @@ import { ErrorBody } from './errors';
 import { Id, IdParams, IsoDateTime, Ok } from './common';
 import { CalendarServerAccountBody, MailServerAccountBody } from './mail-servers';
 
-/** Providers connected by their OAuth consent; `google` is a mail and calendar provider. */
-export const OAuthProvider = z.enum(['google', 'slack', 'notion']);
+/**
+ * Providers connected by their OAuth consent; `google` and `microsoft` (Microsoft 365 and
+ * Outlook.com, through Microsoft Graph) are mail and calendar providers.
+ */
+export const OAuthProvider = z.enum(['google', 'microsoft', 'slack', 'notion']);
 export type OAuthProvider = z.infer<typeof OAuthProvider>;
 
 /**
@@ -27,6 +30,7 @@ export type IntegrationType = z.infer<typeof IntegrationType>;
 /** Which types each provider can serve (google: one integration per type). */
 export const PROVIDER_TYPES: Readonly<Record<Provider, readonly IntegrationType[]>> = {
   google: ['calendar', 'email'],
+  microsoft: ['calendar', 'email'],
   slack: ['messages'],
   notion: ['documents'],
   imap: ['email'],

@@ -37,6 +37,10 @@ const samples: { [Q in QueueName]: [JobPayload<Q>, JobPayload<Q>] } = {
     { userId: 12, conversationId: 7, messageId: 70 },
     { userId: 12, conversationId: 7, messageId: 71 },
   ],
+  'accounts.sync': [
+    { integrationId: 4, request: 1 },
+    { integrationId: 4, request: 2 },
+  ],
   'mail.sync': [
     { integrationId: 4, request: 1 },
     { integrationId: 4, request: 2 },

@@ -19,6 +19,9 @@ export const OpaqueId = z
   .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'Expected an id of letters, digits, _ or -' });
 export type OpaqueId = z.infer<typeof OpaqueId>;
 
+/** One account's sync, the `request`-th asked for it. */
+const AccountSyncPayload = z.object({ integrationId: Id, request: z.number().int().positive() });
+
 /** What the job kit stores beside the payload (`{ payload, meta }`), for log correlation. */
 export const JobMeta = z.object({
   requestId: z.string().max(128).optional(),
@@ -123,16 +126,25 @@ export const JOBS = {
   ),
 
   /**
-   * integrations: refresh one connected account's cache (Gmail messages, calendar invitations).
-   * `request` counts the syncs asked for that account (after connecting, then each time one is due),
-   * so each is a new job and a replay of the same request is one.
+   * integrations: refresh one connected account's cache, whatever it holds (mail, calendar
+   * invitations, Slack mentions, Notion pages). `request` counts the syncs asked for that account
+   * (after connecting, then each time one is due), so each is a new job and a replay of the same
+   * request is one.
    */
-  'mail.sync': defineQueue(
-    'mail.sync',
-    'integrations',
-    z.object({ integrationId: Id, request: z.number().int().positive() }),
-    (p) => [p.integrationId, p.request],
-  ),
+  'accounts.sync': defineQueue('accounts.sync', 'integrations', AccountSyncPayload, (p) => [
+    p.integrationId,
+    p.request,
+  ]),
+
+  /**
+   * The same sync by its former name. Nothing queues it any more; it is still consumed for one
+   * release, so jobs a replica of the release before queued (in Redis, or still in an outbox) during
+   * a rolling update are run, not lost. Removed in the release after.
+   */
+  'mail.sync': defineQueue('mail.sync', 'integrations', AccountSyncPayload, (p) => [
+    p.integrationId,
+    p.request,
+  ]),
 
   /** integrations: refresh an account's access token before it expires (`expiresAt`, epoch seconds). */
   'integrations.refresh': defineQueue(

@@ -46,7 +46,8 @@ export type DigestQuery = z.infer<typeof DigestQuery>;
 
 /** Path params of `/api/assist/emails/:id` (the mail account's message id). */
 export const EmailIdParams = z.object({
-  id: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, { error: 'Invalid email id' }),
+  // Gmail's hex ids, an IMAP account's `i.<uidvalidity>.<uid>`, Graph's base64url ones (with `=`).
+  id: z.string().regex(/^[A-Za-z0-9_.=-]{1,256}$/, { error: 'Invalid email id' }),
 });
 export type EmailIdParams = z.infer<typeof EmailIdParams>;
 
@@ -175,7 +176,7 @@ export const mailContract = defineContract({
     query: DigestQuery,
     responses: { 200: EmailDigest, 400: ErrorBody, 401: ErrorBody },
     summary:
-      'The cached digest kept fresh by mail.sync (newest and needing a reply first, at most 50, without ' +
+      'The cached digest kept fresh by accounts.sync (newest and needing a reply first, at most 50, without ' +
       'bodies); `connected: false` when no e-mail integration.',
   },
   email: {

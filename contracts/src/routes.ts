@@ -37,6 +37,7 @@ export const ROUTE_TABLE: ReadonlyArray<{ prefix: string; service: ServiceName }
   { prefix: '/api/calendar', service: 'integrations' },
   { prefix: '/api/notion', service: 'integrations' },
   { prefix: '/api/auth/google', service: 'integrations' },
+  { prefix: '/api/auth/microsoft', service: 'integrations' },
   { prefix: '/api/auth/slack', service: 'integrations' },
   { prefix: '/api/auth/notion', service: 'integrations' },
 ];
@@ -59,6 +60,7 @@ export const PUBLIC_ROUTES: ReadonlyArray<string> = [
   '/api/debug/datetime',
   // The provider redirects the browser here; the signed OAuth state identifies the user.
   '/api/auth/google/callback',
+  '/api/auth/microsoft/callback',
   '/api/auth/slack/callback',
   '/api/auth/notion/callback',
 ];

@@ -73,7 +73,7 @@ describe('queue dashboard', () => {
     };
     const names = body.queues.map((q) => q.name);
     expect(names).toEqual(
-      expect.arrayContaining(['mail.send', 'thought.changed', 'assistant.reply', 'mail.sync']),
+      expect.arrayContaining(['mail.send', 'thought.changed', 'assistant.reply', 'accounts.sync']),
     );
     const mail = body.queues.find((q) => q.name === 'mail.send')!;
     expect(mail.counts.failed).toBe(1);

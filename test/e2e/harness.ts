@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -100,6 +101,27 @@ export async function phonePage(
 }
 
 /** Screenshots land in test-results/ (not committed) for a person to look at. */
+/**
+ * A screenshot light and one dark (the colours' transitions ended), then back to light. The
+ * transitions are finished rather than waited for: one inside a card scrolled out of view
+ * (`content-visibility: auto`) is not advanced while it is skipped, so its end never comes.
+ */
+export async function shootBoth(page: Page, name: string, options: { fullPage?: boolean } = {}) {
+  const settled = () =>
+    page.evaluate(() => {
+      for (const animation of document.getAnimations())
+        if (animation instanceof CSSTransition) animation.finish();
+    });
+  await page.screenshot({ path: shotPath(`${name}-light`), ...options });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.locator('html.dark').waitFor({ state: 'attached' });
+  await settled();
+  await page.screenshot({ path: shotPath(`${name}-dark`), ...options });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.locator('html.dark').waitFor({ state: 'detached' });
+  await settled();
+}
+
 export function shotPath(name: string): string {
   return path.join(import.meta.dirname, '..', '..', 'test-results', `${name}.png`);
 }

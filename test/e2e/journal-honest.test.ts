@@ -88,8 +88,10 @@ describe('honest screens in Chromium at 390×844', () => {
         await page.waitForURL(/\/integrations\/slack\/messages$/);
         await page.getByText('Not set up on this server').first().waitFor();
         await page.getByText('SLACK_CLIENT_ID and SLACK_CLIENT_SECRET', { exact: false }).waitFor();
-        await page.getByText(/README\.md, section ‘Connecting Google, Slack and Notion’/).waitFor();
-        await page.getByText('#connecting-google-slack-and-notion', { exact: true }).waitFor();
+        await page
+          .getByText(/README\.md, section ‘Connecting Google, Microsoft, Slack and Notion’/)
+          .waitFor();
+        await page.getByText('#connecting-google-microsoft-slack-and-notion', { exact: true }).waitFor();
         expect(await page.getByRole('button', { name: 'Connect' }).count()).toBe(0);
         expect(isGrey(await rgbOf(page.getByTestId('connection-dot')))).toBe(true);
         await page.screenshot({ path: shotPath(`honest-slack-not-set-up-${scheme}`), fullPage: true });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSubmission } from '../doubles/smtp-catcher';
 import { hasDovecot, startDovecot, type Dovecot } from '../support/dovecot';
 import { hasRadicale, startRadicale, type Radicale } from '../support/radicale';
-import { phonePage, shotPath, startSignedInProduct } from './harness';
+import { phonePage, shootBoth, startSignedInProduct } from './harness';
 
 const ADDRESS = 'ada@example.test';
 const PASSWORD = 'app-password-0123';
@@ -38,18 +38,6 @@ describe.runIf(hasDovecot() && hasRadicale())(
       await radicale?.stop();
     });
 
-    const shoot = async (page: Page, name: string) => {
-      await page.screenshot({ path: shotPath(`${name}-light`), fullPage: true });
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await page.locator('html.dark').waitFor({ state: 'attached' });
-      await page.evaluate(() => {
-        for (const a of document.getAnimations()) if (a instanceof CSSTransition) a.finish();
-      });
-      await page.screenshot({ path: shotPath(`${name}-dark`), fullPage: true });
-      await page.emulateMedia({ colorScheme: 'light' });
-      await page.locator('html.dark').waitFor({ state: 'detached' });
-    };
-
     /** Every control of the page's main area at least 44 px each way. */
     const smallControls = (page: Page) =>
       page.evaluate(() =>
@@ -82,7 +70,7 @@ describe.runIf(hasDovecot() && hasRadicale())(
         await form.getByRole('radio', { name: 'Fastmail' }).waitFor({ state: 'attached' });
         expect(await form.getByRole('radio', { name: 'Fastmail' }).isChecked()).toBe(true);
         await expect.poll(() => form.getByRole('link', { name: 'app.fastmail.com' }).count()).toBe(1);
-        await shoot(page, 'mail-server-presets');
+        await shootBoth(page, 'mail-server-presets', { fullPage: true });
 
         await form.getByText('Other', { exact: true }).click();
         await form.getByLabel('E-mail address').fill(ADDRESS);
@@ -106,21 +94,21 @@ describe.runIf(hasDovecot() && hasRadicale())(
         // What was typed is still there for another try.
         expect(await imap.getByLabel('Port').inputValue()).toBe(String(dovecot.port));
         expect(await smallControls(page)).toEqual([]);
-        await shoot(page, 'mail-server-wrong-password');
+        await shootBoth(page, 'mail-server-wrong-password', { fullPage: true });
 
         await form.getByLabel('App password').fill(PASSWORD);
         await form.getByRole('button', { name: 'Connect' }).click();
         await page.getByText('IMAP integration connected').waitFor();
         await page.getByRole('tab', { name: 'Overview' }).waitFor();
         await page.getByText('Read your inbox and sent mail for the digest').waitFor();
-        await shoot(page, 'mail-server-connected');
+        await shootBoth(page, 'mail-server-connected', { fullPage: true });
 
         // The e-mail card now stands for this account.
         await page.goto('/integrations');
         const card = page.getByRole('link', { name: /^Other Mail \(IMAP\)/ });
         await card.waitFor();
         expect(await card.textContent()).toContain('Other Mail (IMAP), connected');
-        await shoot(page, 'mail-server-integrations');
+        await shootBoth(page, 'mail-server-integrations', { fullPage: true });
       } finally {
         await context.close();
       }
@@ -145,13 +133,13 @@ describe.runIf(hasDovecot() && hasRadicale())(
           .getByText(/^Calendar \(CalDAV\): /)
           .waitFor();
         expect(await smallControls(page)).toEqual([]);
-        await shoot(page, 'calendar-server-wrong-password');
+        await shootBoth(page, 'calendar-server-wrong-password', { fullPage: true });
 
         await form.getByLabel('App password').fill(PASSWORD);
         await form.getByRole('button', { name: 'Connect' }).click();
         await page.getByText('CalDAV integration connected').waitFor();
         await page.getByText('Read your calendars’ upcoming events and invitations').waitFor();
-        await shoot(page, 'calendar-server-connected');
+        await shootBoth(page, 'calendar-server-connected', { fullPage: true });
         await page.goto('/integrations');
         const card = page.getByRole('link', { name: /^Other Calendar \(CalDAV\)/ });
         await card.waitFor();

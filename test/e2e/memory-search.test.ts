@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import axe from 'axe-core';
 import type { Page, Request } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { phonePage, shotPath, startSignedInProduct } from './harness';
+import { phonePage, shootBoth, shotPath, startSignedInProduct } from './harness';
 
 /** 44 px targets, as the accessibility suite checks them (see a11y.test.ts). */
 const AXE_AT_44 = `${axe.source};axe.configure(${JSON.stringify({
@@ -53,27 +53,6 @@ describe('memory in the app, in Chromium at 390×844', () => {
   const daysAgo = (days: number, hour = 10) => {
     const now = new Date();
     return new Date(now.getFullYear(), now.getMonth(), now.getDate() - days, hour, 0);
-  };
-
-  /**
-   * A screenshot light and one dark (the colours' transitions ended), then back to light. The
-   * transitions are finished rather than waited for: one inside a card scrolled out of view
-   * (`content-visibility: auto`) is not advanced while it is skipped, so its end never comes.
-   */
-  const shootBoth = async (page: Page, name: string) => {
-    const settled = () =>
-      page.evaluate(() => {
-        for (const animation of document.getAnimations())
-          if (animation instanceof CSSTransition) animation.finish();
-      });
-    await page.screenshot({ path: shotPath(`${name}-light`) });
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await page.locator('html.dark').waitFor({ state: 'attached' });
-    await settled();
-    await page.screenshot({ path: shotPath(`${name}-dark`) });
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.locator('html.dark').waitFor({ state: 'detached' });
-    await settled();
   };
 
   const openSearch = async (page: Page) => {

@@ -8,7 +8,7 @@ import { userDeletionJob } from '@haven/kit/user-deletion';
 import { calendarEventsRepository } from './db/calendar-events.repository';
 import { contactsRepository } from './db/contacts.repository';
 import { followUpsRepository } from './db/follow-ups.repository';
-import { integrationsRepository } from './db/integrations.repository';
+import { integrationsRepository, type IntegrationRow } from './db/integrations.repository';
 import { mailMessagesRepository } from './db/mail-messages.repository';
 import { oauthStatesRepository } from './db/oauth-states.repository';
 import { providerItemsRepository } from './db/provider-items.repository';
@@ -16,6 +16,9 @@ import { outbox } from './db/schema';
 import { createAccounts } from './domain/accounts';
 import { createAssist } from './domain/assist';
 import { googleCalendarSource } from './domain/calendar/google-source';
+import { graphCalendarSource } from './domain/calendar/graph-source';
+import { graphMailSource } from './domain/mail/graph-source';
+import { graphClient } from './domain/microsoft';
 import { calendarOf, gmailOf } from './domain/google';
 import type { CalendarSourceOf } from './domain/calendar/source';
 import { imapSource } from './domain/mail/imap-source';
@@ -36,7 +39,7 @@ import { createMailSync, MAIL_WINDOW_DAYS } from './domain/mail/sync';
 import { createStateStore } from './domain/oauth-state';
 import { createProviders } from './domain/providers';
 import { createAccountSync } from './domain/account-sync';
-import { mailSyncJob } from './jobs/mail-sync.job';
+import { accountSyncJob, legacyMailSyncJob } from './jobs/account-sync.job';
 import { refreshJob } from './jobs/refresh.job';
 import { createWorkspace } from './domain/workspace/workspace';
 import { assistRoutes, integrationsRoutes } from './routes/integrations.routes';
@@ -49,37 +52,49 @@ export const integrationsService: ServiceDefinition = {
   build(deps) {
     const { config, db, cipher, log } = deps;
     const appUrl = publicUrl(config);
-    const google = { ...config, appUrl };
+    // Every provider's client ids and endpoints, and the public address their consents return to.
+    const settings = { ...config, appUrl };
     const llm = createLlm(config, deps.metrics);
     const accountRows = integrationsRepository(db);
     const messages = mailMessagesRepository(db);
     const events = calendarEventsRepository(db);
-    const accounts = createAccounts({ repo: accountRows, cipher, google, log });
+    const accounts = createAccounts({
+      repo: accountRows,
+      cipher,
+      google: settings,
+      microsoft: settings,
+      log,
+    });
     const followUps = createFollowUps({ repo: followUpsRepository(db), cipher, accounts });
     const contacts = createContacts({ repo: contactsRepository(db), secret: config.DATA_ENCRYPTION_KEY });
     const workspace = createWorkspace({
       repo: providerItemsRepository(db),
       cipher,
       accounts,
-      settings: google,
+      settings,
       log,
     });
     const mailSandbox = createMailSandbox();
     const parseMail = sandboxedMailParser(mailSandbox, log);
     const parseRawMail = sandboxedRawMailParser(mailSandbox, log);
     // Each provider's adapter, chosen here by the account's provider: the one place a next one is added.
-    const mailSourceOf: MailSourceOf = (row) =>
-      row.provider === 'imap'
-        ? imapSource(serverAccountOf(row, cipher), parseRawMail, {
-            windowDays: MAIL_WINDOW_DAYS,
-            allowPrivate: config.MAIL_SERVERS_ALLOW_PRIVATE,
-          })
-        : gmailSource(gmailOf(accounts.authorised(row), config.GOOGLE_API_ROOT_URL), parseMail);
+    const graphOf = (row: IntegrationRow) => graphClient(config, accounts.microsoftAccess(row));
+    const mailSourceOf: MailSourceOf = (row) => {
+      if (row.provider === 'imap')
+        return imapSource(serverAccountOf(row, cipher), parseRawMail, {
+          windowDays: MAIL_WINDOW_DAYS,
+          allowPrivate: config.MAIL_SERVERS_ALLOW_PRIVATE,
+        });
+      if (row.provider === 'microsoft') return graphMailSource(graphOf(row), parseRawMail);
+      return gmailSource(gmailOf(accounts.authorised(row), config.GOOGLE_API_ROOT_URL), parseMail);
+    };
     const calendarSourceOf: CalendarSourceOf = (row) => {
-      if (row.provider !== 'caldav')
-        return googleCalendarSource(calendarOf(accounts.authorised(row), config.GOOGLE_API_ROOT_URL));
-      const account = calendarServerAccountOf(row, cipher);
-      return reachableOnly(caldavSource(account), account.url, config.MAIL_SERVERS_ALLOW_PRIVATE);
+      if (row.provider === 'caldav') {
+        const account = calendarServerAccountOf(row, cipher);
+        return reachableOnly(caldavSource(account), account.url, config.MAIL_SERVERS_ALLOW_PRIVATE);
+      }
+      if (row.provider === 'microsoft') return graphCalendarSource(graphOf(row));
+      return googleCalendarSource(calendarOf(accounts.authorised(row), config.GOOGLE_API_ROOT_URL));
     };
     const integrations = createIntegrations({
       repo: accountRows,
@@ -88,10 +103,10 @@ export const integrationsService: ServiceDefinition = {
       cipher,
       // The state's key is derived from the internal secret for this one purpose.
       states: createStateStore(oauthStatesRepository(db), deriveKey(config.INTERNAL_SECRET, 'oauth-state')),
-      google,
+      google: settings,
       accounts,
       followUps,
-      providers: createProviders(google),
+      providers: createProviders(settings),
       mailSourceOf,
       calendarSourceOf,
       syncIntervalMs: config.SYNC_INTERVAL_MS,
@@ -106,6 +121,7 @@ export const integrationsService: ServiceDefinition = {
         'https://oauth2.googleapis.com',
         'https://openidconnect.googleapis.com',
       ],
+      microsoft: [config.MICROSOFT_AUTH_URL, config.MICROSOFT_GRAPH_URL],
       slack: [config.SLACK_API_URL],
       notion: [config.NOTION_API_URL],
     });
@@ -143,7 +159,8 @@ export const integrationsService: ServiceDefinition = {
         ...assistRoutes(integrations, assist, workspace, followUps, contacts),
       ],
       jobs: [
-        mailSyncJob(sync),
+        accountSyncJob(sync),
+        legacyMailSyncJob(sync),
         refreshJob(sync),
         // Tokens are revoked at the providers before the rows go.
         userDeletionJob('integrations', {

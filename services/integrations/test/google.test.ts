@@ -55,6 +55,7 @@ describe('connecting Google', () => {
     expect((await me.get('/api/integrations/providers')).body).toEqual({
       providers: [
         { provider: 'google', configured: true },
+        { provider: 'microsoft', configured: true },
         { provider: 'slack', configured: true },
         { provider: 'notion', configured: true },
         // Mail and calendar servers need nothing of this server's configuration.

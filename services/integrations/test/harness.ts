@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { startTestService, until } from '@haven/kit/testing';
 import { integrations } from '../src/db/schema';
 import { startGoogleDouble } from '../../../test/doubles/google-server';
+import { startGraphDouble } from '../../../test/doubles/microsoft-graph';
 import { startNotionDouble } from '../../../test/doubles/notion-server';
 import { startSlackDouble } from '../../../test/doubles/slack-server';
 import { integrationsService } from '../src/service';
@@ -16,10 +17,12 @@ export const APP_URL = 'http://haven.test';
  */
 export async function startIntegrations(env: Record<string, string> = {}) {
   const google = await startGoogleDouble();
+  const graph = await startGraphDouble();
   const slack = await startSlackDouble();
   const notion = await startNotionDouble();
   const svc = await startTestService(integrationsService, {
     ...google.env,
+    ...graph.env,
     ...slack.env,
     ...notion.env,
     APP_URL,
@@ -117,11 +120,14 @@ export async function startIntegrations(env: Record<string, string> = {}) {
   }
 
   /**
-   * Connects Slack (`messages`) or Notion (`documents`) through the provider's consent and the
-   * server callback, and waits for the first sync.
+   * Connects Slack (`messages`), Notion (`documents`) or Microsoft (`email` or `calendar`) through
+   * the provider's consent and the server callback, and waits for the first sync.
    */
-  async function connectedTo(me: Client, provider: 'slack' | 'notion'): Promise<Integration> {
-    const type = provider === 'slack' ? 'messages' : 'documents';
+  async function connectedTo(
+    me: Client,
+    provider: 'slack' | 'notion' | 'microsoft',
+    type = provider === 'slack' ? 'messages' : provider === 'notion' ? 'documents' : 'email',
+  ): Promise<Integration> {
     const started = await me.post(`/api/integrations/${provider}/auth`, { type });
     expect(started.status).toBe(200);
     const back = await fetch(started.body.authUrl, { redirect: 'manual' });
@@ -129,7 +135,7 @@ export async function startIntegrations(env: Record<string, string> = {}) {
     expect(callback.origin + callback.pathname).toBe(`${APP_URL}/api/auth/${provider}/callback`);
     const landed = await as(null).get(callback.pathname + callback.search);
     expect(new URL(landed.location!).searchParams.get('integration')).toBe('success');
-    const [row] = (await me.get(`/api/integrations?provider=${provider}`)).body as Integration[];
+    const [row] = (await me.get(`/api/integrations?provider=${provider}&type=${type}`)).body as Integration[];
     await synced(row!.id);
     return row!;
   }
@@ -143,6 +149,7 @@ export async function startIntegrations(env: Record<string, string> = {}) {
 
   return {
     google,
+    graph,
     slack,
     newUser,
     notion,
@@ -156,7 +163,7 @@ export async function startIntegrations(env: Record<string, string> = {}) {
     syncNow,
     async stop() {
       await svc.stop();
-      await Promise.all([google.stop(), slack.stop(), notion.stop()]);
+      await Promise.all([google.stop(), graph.stop(), slack.stop(), notion.stop()]);
     },
   };
 }

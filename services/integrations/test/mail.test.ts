@@ -67,7 +67,7 @@ function fillInbox(account: ReturnType<Harness['google']['account']>, address: s
 const rowOf = async (id: number) =>
   (await h.svc.deps.db.select().from(integrations).where(eq(integrations.id, id)))[0]!;
 
-describe('mail.sync and the digest', () => {
+describe('accounts.sync of a mail account, and the digest', () => {
   it('syncs a realistic inbox right after connecting: isNew and needsReply computed, text encrypted', async () => {
     const { me, account, address } = h.newUser();
     const { waiting, older } = fillInbox(account, address);

@@ -104,6 +104,17 @@ export const ConfigSchema = z.object({
   GOOGLE_AUTH_URL: withDefault(url(['http:', 'https:']), 'https://accounts.google.com/o/oauth2/v2/auth'),
   GOOGLE_TOKEN_URL: withDefault(url(['http:', 'https:']), 'https://oauth2.googleapis.com/token'),
   GOOGLE_API_ROOT_URL: withDefault(url(['http:', 'https:']), 'https://www.googleapis.com/'),
+  MICROSOFT_CLIENT_ID: optional(z.string().min(1)),
+  MICROSOFT_CLIENT_SECRET: optional(z.string().min(1)),
+  /**
+   * Microsoft's identity platform (its `authorize` and `token` live under it; `common` takes work,
+   * school and personal accounts) and Graph's service root (local doubles in tests).
+   */
+  MICROSOFT_AUTH_URL: withDefault(
+    url(['http:', 'https:']),
+    'https://login.microsoftonline.com/common/oauth2/v2.0',
+  ),
+  MICROSOFT_GRAPH_URL: withDefault(url(['http:', 'https:']), 'https://graph.microsoft.com/v1.0'),
   SLACK_CLIENT_ID: optional(z.string().min(1)),
   SLACK_CLIENT_SECRET: optional(z.string().min(1)),
   /** Slack's consent page and Web API base (a local double in tests). */

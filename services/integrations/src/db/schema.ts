@@ -41,7 +41,7 @@ export const integrations = integrationsSchema.table(
     accountEnc: text('account_enc'),
     /** Where the next incremental sync starts (Gmail's history id). */
     syncCursor: text('sync_cursor'),
-    /** How many syncs were asked for (the `mail.sync` job's `request`). */
+    /** How many syncs were asked for (the `accounts.sync` job’s `request`). */
     syncRequest: integer('sync_request').notNull().default(0),
     /** When the next sync is due; pushed back after a rate limit. */
     nextSyncAt: timestamp('next_sync_at', { withTimezone: true }),

@@ -30,14 +30,16 @@ export function rateLimitOf(err: unknown): { retryAfterMs?: number } | null {
     return Number.isFinite(slack.retryAfter) ? { retryAfterMs: slack.retryAfter! * 1000 } : {};
   const e = err as {
     status?: number;
+    /** Microsoft Graph's client: the answer's status. */
+    statusCode?: number;
     response?: {
       status?: number;
       headers?: { get?: (name: string) => string | null } & Record<string, unknown>;
       data?: unknown;
     };
   };
-  const status = e.status ?? e.response?.status;
-  // Notion's client keeps the answer's headers on the error itself.
+  const status = e.status ?? e.response?.status ?? e.statusCode;
+  // Notion's and Graph's clients keep the answer's headers on the error itself.
   const headers =
     e.response?.headers ?? (err as { headers?: NonNullable<typeof e.response>['headers'] }).headers;
   const reasons = JSON.stringify(e.response?.data ?? '');
@@ -67,7 +69,7 @@ export interface AccountSyncDeps {
 }
 
 /**
- * The `mail.sync` and `integrations.refresh` workers, and the rounds that queue them: a sync for
+ * The `accounts.sync` and `integrations.refresh` workers, and the rounds that queue them: a sync for
  * every connected account whose turn has come (autoSync on, no connection issue), and a refresh for
  * every token about to expire. Sync state lives in PostgreSQL, so a lost job is queued again.
  */
@@ -84,7 +86,7 @@ export function createAccountSync({
   log,
 }: AccountSyncDeps) {
   async function sync(
-    { integrationId, request }: JobPayload<'mail.sync'>,
+    { integrationId, request }: JobPayload<'accounts.sync'>,
     { retryIn }: Pick<JobContext, 'retryIn'>,
   ): Promise<void> {
     const row = await accounts.byId(integrationId);
@@ -160,12 +162,12 @@ export function createAccountSync({
   const reconcilers: ReconcilerDefinition[] = [
     {
       name: 'integrations-sync-due',
-      queue: 'mail.sync',
+      queue: 'accounts.sync',
       everyMs: Math.min(intervalMs, 60_000),
       // Claims each due account's next turn in the same statement that finds it, so two rounds
       // never queue one turn twice; a turn whose job is lost comes due again one interval later.
       findOverdue: () => repo.claimDueSyncs(new Date(Date.now() + intervalMs)),
-    } satisfies ReconcilerDefinition<'mail.sync'>,
+    } satisfies ReconcilerDefinition<'accounts.sync'>,
     {
       name: 'integrations-token-refresh',
       queue: 'integrations.refresh',

@@ -17,6 +17,12 @@ import {
 import type { Logger } from '@haven/kit/logger';
 import type { IntegrationRow, IntegrationsRepository } from '../db/integrations.repository';
 import { oauthClient, type GoogleOAuthClient, type GoogleSettings } from './google';
+import {
+  MICROSOFT_MESSAGES,
+  microsoftGrantProblem,
+  microsoftToken,
+  type MicrosoftSettings,
+} from './microsoft';
 import { tokenContext, rulesContext, accountContext } from './contexts';
 import { serverProblem } from './mail/server-problem';
 export { tokenContext, rulesContext, accountContext };
@@ -79,14 +85,18 @@ export interface AccountsDeps {
   repo: IntegrationsRepository;
   cipher: FieldCipher;
   google: GoogleSettings;
+  microsoft: MicrosoftSettings;
   log: Logger;
 }
+
+/** A Microsoft access token this close to expiring is refreshed before a call. */
+const MICROSOFT_REFRESH_AHEAD_MS = 5 * 60_000;
 
 /**
  * The stored accounts: presenting them, finding the user's, and calling Google as one of them with
  * the official client (tokens decrypted only for the call, refreshed ones stored again encrypted).
  */
-export function createAccounts({ repo, cipher, google, log }: AccountsDeps) {
+export function createAccounts({ repo, cipher, google, microsoft, log }: AccountsDeps) {
   const settingsOf = (row: Row) => IntegrationSettings.parse(row.settings ?? {});
   const isConnected = (row: Row) =>
     (row.accessTokenEnc !== null || row.refreshTokenEnc !== null) && !settingsOf(row).error;
@@ -154,6 +164,39 @@ export function createAccounts({ repo, cipher, google, log }: AccountsDeps) {
     return client;
   }
 
+  /**
+   * A Microsoft account's access token, asked for before each Graph call: the stored one while it
+   * holds, else a fresh one from the refresh token (both stored again, encrypted; Microsoft sends a
+   * new refresh token with each refresh).
+   */
+  function microsoftAccess(row: Row): () => Promise<string> {
+    if (!microsoft.MICROSOFT_CLIENT_ID || !microsoft.MICROSOFT_CLIENT_SECRET)
+      throw unavailable('Microsoft is not configured on this server', 0);
+    const decrypt = (value: string | null) =>
+      value ? cipher.decrypt(value, tokenContext(row.userId)) : null;
+    let current = { token: decrypt(row.accessTokenEnc), expiresAt: row.expiresAt?.getTime() ?? 0 };
+    let refreshToken = decrypt(row.refreshTokenEnc);
+    let refreshing: Promise<string> | null = null;
+    async function refresh(): Promise<string> {
+      if (!refreshToken) throw new Error('Microsoft: no refresh token is stored for this account');
+      const tokens = await microsoftToken(microsoft, row.type as IntegrationType, { refreshToken });
+      current = { token: tokens.accessToken, expiresAt: tokens.expiresAt.getTime() };
+      refreshToken = tokens.refreshToken ?? refreshToken;
+      await storeTokens(row, {
+        access_token: tokens.accessToken,
+        refresh_token: tokens.refreshToken,
+        expiry_date: tokens.expiresAt.getTime(),
+      });
+      return tokens.accessToken;
+    }
+    return async () => {
+      if (current.token && current.expiresAt - Date.now() > MICROSOFT_REFRESH_AHEAD_MS) return current.token;
+      // Calls made together share one refresh.
+      refreshing ??= refresh().finally(() => (refreshing = null));
+      return refreshing;
+    };
+  }
+
   async function markError(row: Row, message: string): Promise<void> {
     await repo.markError(row.id, message);
   }
@@ -171,7 +214,19 @@ export function createAccounts({ repo, cipher, google, log }: AccountsDeps) {
 
   /** What an error says about the account's connection itself, by its provider; null when about this call. */
   const connectionProblem = (row: Row, err: unknown) =>
-    isOAuthProvider(row.provider) ? grantProblem(err) : serverProblem(err);
+    row.provider === 'microsoft'
+      ? microsoftGrantProblem(err)
+      : isOAuthProvider(row.provider)
+        ? grantProblem(err)
+        : serverProblem(err);
+
+  /** What the user reads when the provider failed one call (not the connection). */
+  const callFailed = (row: Row) =>
+    row.provider === 'microsoft'
+      ? MICROSOFT_MESSAGES.providerFailed
+      : isOAuthProvider(row.provider)
+        ? MESSAGES.providerFailed
+        : MESSAGES.serverFailed;
 
   return {
     settingsOf,
@@ -180,6 +235,7 @@ export function createAccounts({ repo, cipher, google, log }: AccountsDeps) {
     present,
     requireClient,
     authorised,
+    microsoftAccess,
     storeTokens,
     markError,
 
@@ -235,7 +291,7 @@ export function createAccounts({ repo, cipher, google, log }: AccountsDeps) {
           throw reconnectRequired(problem);
         }
         log.warn({ err, integrationId: row.id, provider: row.provider }, 'provider call failed');
-        throw badGateway(isOAuthProvider(row.provider) ? MESSAGES.providerFailed : MESSAGES.serverFailed);
+        throw badGateway(callFailed(row));
       }
     },
   };

@@ -138,7 +138,7 @@ export function createIntegrations({
       if (!oauth.configured) throw unavailable(notConfigured(provider), 0);
       let grant;
       try {
-        grant = await oauth.exchange(code, claims.redirectUri ?? undefined);
+        grant = await oauth.exchange(code, claims.redirectUri ?? undefined, claims.type as IntegrationType);
       } catch (err) {
         log.warn({ err, provider }, 'the provider refused the authorization code');
         throw badGateway(MESSAGES.providerRefused);
@@ -162,7 +162,7 @@ export function createIntegrations({
           refreshTokenEnc: enc(grant.refreshToken),
           nextSyncAt: new Date(Date.now() + syncIntervalMs),
         });
-        await emit('mail.sync', { integrationId: stored.id, request: stored.syncRequest });
+        await emit('accounts.sync', { integrationId: stored.id, request: stored.syncRequest });
         return stored;
       });
       return present(row);

@@ -3,6 +3,7 @@ import { WebClient } from '@slack/web-api';
 import type { IntegrationType, OAuthProvider as OAuthProviderName } from '@haven/contracts/integrations';
 import type { Config } from '@haven/kit/config';
 import { oauthClient, scopesFor, type GoogleSettings } from './google';
+import { microsoftConsentUrl, microsoftToken, type MicrosoftSettings } from './microsoft';
 
 /** What a consent gives: the tokens to store (encrypted) and who the account is. */
 export interface Grant {
@@ -19,7 +20,7 @@ export interface OAuthProvider {
   /** The server has this provider's client id and secret. */
   configured: boolean;
   consentUrl(type: IntegrationType, state: string, redirectUri?: string): string;
-  exchange(code: string, redirectUri?: string): Promise<Grant>;
+  exchange(code: string, redirectUri: string | undefined, type: IntegrationType): Promise<Grant>;
   /** Revokes the grant at the provider (best effort: the caller deletes it anyway). */
   revoke(token: string): Promise<void>;
 }
@@ -43,6 +44,7 @@ export const SLACK_USER_SCOPES = [
 ];
 
 export type ProviderSettings = GoogleSettings &
+  MicrosoftSettings &
   Pick<
     Config,
     | 'SLACK_CLIENT_ID'
@@ -98,6 +100,29 @@ export function createProviders(settings: ProviderSettings): Record<OAuthProvide
     async revoke(token) {
       await oauthClient(settings)?.revokeToken(token);
     },
+  };
+
+  const microsoft: OAuthProvider = {
+    configured: Boolean(settings.MICROSOFT_CLIENT_ID && settings.MICROSOFT_CLIENT_SECRET),
+    consentUrl: (type, state, redirectUri) =>
+      microsoftConsentUrl(settings, type, state, redirectUri ?? serverCallback(settings.appUrl, 'microsoft')),
+    async exchange(code, redirectUri, type) {
+      const tokens = await microsoftToken(settings, type, {
+        code,
+        redirectUri: redirectUri ?? serverCallback(settings.appUrl, 'microsoft'),
+      });
+      return {
+        accessToken: tokens.accessToken,
+        refreshToken: tokens.refreshToken,
+        expiresAt: tokens.expiresAt,
+        scope: tokens.scope,
+        // Who the account is comes with the first sync (Graph's /me).
+        account: null,
+      };
+    },
+    // Microsoft has no endpoint that revokes one app's refresh token: the row (and the token) is
+    // deleted, and the person removes Haven at myaccount.microsoft.com › Apps to withdraw consent.
+    async revoke() {},
   };
 
   const slack: OAuthProvider = {
@@ -167,6 +192,6 @@ export function createProviders(settings: ProviderSettings): Record<OAuthProvide
     },
   };
 
-  return { google, slack, notion };
+  return { google, microsoft, slack, notion };
 }
 export type Providers = ReturnType<typeof createProviders>;

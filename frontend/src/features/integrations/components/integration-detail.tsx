@@ -35,7 +35,7 @@ import { capabilitiesOf } from '../lib/capabilities';
 import {
   connectionStateOf,
   DOT_OF,
-  SERVER_ENTRIES,
+  othersOf,
   SETUP_README,
   SETUP_VARIABLES,
   type CatalogEntry,
@@ -51,7 +51,7 @@ function NotSetUp({ entry }: { entry: CatalogEntry }) {
         Whoever runs the server sets {SETUP_VARIABLES[entry.provider]} and restarts it.
       </p>
       <p className="text-xs text-muted-foreground">
-        How, step by step: the project’s README.md, section ‘Connecting Google, Slack and Notion’
+        How, step by step: the project’s README.md, section ‘Connecting Google, Microsoft, Slack and Notion’
         <code className="mt-0.5 block break-all">{SETUP_README}</code>
       </p>
     </div>
@@ -88,6 +88,14 @@ const STATE_TEXT: Record<ConnectionState, string> = {
   reconnect: 'Needs reconnecting',
   'not-set-up': 'Not set up on this server',
   'not-connected': 'Not connected',
+};
+
+/** The ways to another provider from Google's pages, for a person whose mail or calendar is elsewhere. */
+const OTHER_LINK: Record<string, string> = {
+  'microsoft:email': 'Outlook or Microsoft 365? Connect Microsoft',
+  'imap:email': 'Not Gmail? Connect Fastmail, iCloud, Yahoo or another mail server (IMAP)',
+  'microsoft:calendar': 'Outlook or Microsoft 365? Connect Microsoft',
+  'caldav:calendar': 'Not Google? Connect Fastmail, iCloud, Yahoo or another calendar (CalDAV)',
 };
 
 /** Three equal tabs on a phone: 'Contextual Rules' takes two lines rather than spilling out of its tab. */
@@ -251,7 +259,6 @@ export function IntegrationDetail({ entry }: { entry: CatalogEntry }) {
   const connected = state === 'connected';
   const [confirming, setConfirming] = useState(false);
   const [tab, setTab] = useState('overview');
-  const server = SERVER_ENTRIES.find((e) => e.type === entry.type);
   const connect = useStartConnection();
   const disconnect = useDisconnectIntegration({
     mutationConfig: {
@@ -309,16 +316,16 @@ export function IntegrationDetail({ entry }: { entry: CatalogEntry }) {
               {state === 'reconnect' ? 'Reconnect' : 'Connect'}
             </PendingButton>
           )}
-          {entry.provider === 'google' && !integration && server && (
-            <Link
-              to={paths.integration.getHref(server.provider, server.type)}
-              className={cn(buttonVariants({ variant: 'outline' }), 'h-auto min-h-11 whitespace-normal')}
-            >
-              {entry.type === 'email'
-                ? 'Not Gmail? Connect Fastmail, iCloud, Yahoo or another mail server (IMAP)'
-                : 'Not Google? Connect Fastmail, iCloud, Yahoo or another calendar (CalDAV)'}
-            </Link>
-          )}
+          {!integration &&
+            othersOf(entry).map((other) => (
+              <Link
+                key={other.provider}
+                to={paths.integration.getHref(other.provider, other.type)}
+                className={cn(buttonVariants({ variant: 'outline' }), 'h-auto min-h-11 whitespace-normal')}
+              >
+                {OTHER_LINK[`${other.provider}:${other.type}`]}
+              </Link>
+            ))}
           {/* An account waiting for a reconnect can be removed as well. */}
           {integration && state !== 'not-connected' && (
             <PendingButton

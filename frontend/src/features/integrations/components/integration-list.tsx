@@ -17,6 +17,7 @@ import { useProviderSetUp } from '../api/get-providers';
 import {
   accountOfCard,
   CATALOG,
+  othersOf,
   SERVER_ENTRIES,
   connectionStateOf,
   DOT_OF,
@@ -44,11 +45,8 @@ const SAID_OF: Record<ConnectionState, string> = {
   'not-connected': 'not connected',
 };
 
-/** 'Add New' lists the cards' services, and mail and calendar by their servers beside Google's. */
-const ADDABLE: readonly CatalogEntry[] = CATALOG.flatMap((entry) => [
-  entry,
-  ...SERVER_ENTRIES.filter((server) => entry.provider === 'google' && server.type === entry.type),
-]);
+/** 'Add New' lists the cards' services, and Microsoft's and the servers' mail and calendar beside Google's. */
+const ADDABLE: readonly CatalogEntry[] = CATALOG.flatMap((entry) => [entry, ...othersOf(entry)]);
 
 const findOf = (list: Integration[] | undefined, entry: CatalogEntry) =>
   list?.find((i) => i.provider === entry.provider && i.type === entry.type);

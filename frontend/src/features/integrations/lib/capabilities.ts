@@ -10,6 +10,11 @@ const WORDS: Record<string, string> = {
   [`${GOOGLE}gmail.readonly`]: 'Read your e-mail for the digest',
   [`${GOOGLE}gmail.compose`]: 'Write drafts and send e-mail you approve',
   [`${GOOGLE}userinfo.email`]: 'See your e-mail address',
+  // Microsoft answers its Graph scopes by their short names.
+  'Mail.ReadWrite': 'Read your e-mail for the digest, and write drafts',
+  'Mail.Send': 'Send e-mail you approve',
+  'Calendars.ReadWrite': 'Read your calendar, create events and answer invitations you accept or decline',
+  'User.Read': 'See your name and e-mail address',
   'search:read': 'Find messages that mention you',
   'im:history': 'Read your direct messages',
   'im:read': 'Read your direct messages',
@@ -22,6 +27,8 @@ const WORDS: Record<string, string> = {
 const ASKED: Partial<Record<`${Provider}:${IntegrationType}`, string[]>> = {
   'google:calendar': [`${GOOGLE}calendar`, `${GOOGLE}calendar.events`, `${GOOGLE}userinfo.email`],
   'google:email': [`${GOOGLE}gmail.readonly`, `${GOOGLE}gmail.compose`, `${GOOGLE}userinfo.email`],
+  'microsoft:email': ['Mail.ReadWrite', 'Mail.Send', 'User.Read'],
+  'microsoft:calendar': ['Calendars.ReadWrite', 'User.Read'],
   'slack:messages': ['search:read', 'im:history', 'users:read', 'channels:history', 'groups:history'],
 };
 

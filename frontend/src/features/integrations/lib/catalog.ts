@@ -36,9 +36,25 @@ export const CATALOG: readonly CatalogEntry[] = [
 ];
 
 /**
- * The e-mail service by its servers (IMAP and SMTP): not a card of its own (the e-mail card shows
- * whichever mail account is connected), offered beside Google in 'Add New' and on Google Mail's page.
+ * Microsoft 365 and Outlook.com mail: not a card of its own (the e-mail card shows whichever mail
+ * account is connected), offered beside Google in 'Add New' and on Google Mail's page.
  */
+export const MICROSOFT_MAIL_ENTRY: CatalogEntry = {
+  provider: 'microsoft',
+  type: 'email',
+  name: 'Microsoft Mail',
+  description: 'Outlook.com, Hotmail, or your Microsoft 365 work or school mail.',
+};
+
+/** Microsoft 365 and Outlook.com calendar, like its mail, beside Google Calendar. */
+export const MICROSOFT_CALENDAR_ENTRY: CatalogEntry = {
+  provider: 'microsoft',
+  type: 'calendar',
+  name: 'Microsoft Calendar',
+  description: 'Outlook.com, or your Microsoft 365 work or school calendar.',
+};
+
+/** The e-mail service by its servers (IMAP and SMTP), like Microsoft's, beside Google Mail. */
 export const MAIL_SERVER_ENTRY: CatalogEntry = {
   provider: 'imap',
   type: 'email',
@@ -54,22 +70,35 @@ export const CALENDAR_SERVER_ENTRY: CatalogEntry = {
   description: 'Fastmail, iCloud, Yahoo, or any CalDAV server.',
 };
 
-/** The services a card may stand for besides its own provider's, by type. */
+/** The accounts by their servers (an app password, no consent page). */
 export const SERVER_ENTRIES: readonly CatalogEntry[] = [MAIL_SERVER_ENTRY, CALENDAR_SERVER_ENTRY];
 
+/** What the e-mail and calendar cards may stand for besides Google, in the order they are offered. */
+export const OTHER_ENTRIES: readonly CatalogEntry[] = [
+  MICROSOFT_MAIL_ENTRY,
+  MAIL_SERVER_ENTRY,
+  MICROSOFT_CALENDAR_ENTRY,
+  CALENDAR_SERVER_ENTRY,
+];
+
+/** The others offered beside a card's own service: for Google's mail and calendar, Microsoft and servers. */
+export const othersOf = (entry: CatalogEntry) =>
+  entry.provider === 'google' ? OTHER_ENTRIES.filter((other) => other.type === entry.type) : [];
+
 export const catalogEntry = (provider: string, type: string) =>
-  [...CATALOG, ...SERVER_ENTRIES].find((c) => c.provider === provider && c.type === type);
+  [...CATALOG, ...OTHER_ENTRIES].find((c) => c.provider === provider && c.type === type);
 
 /**
- * The account a card stands for: of its provider; for the e-mail and calendar cards, an account by
- * its servers when there is no Google one (so the card shows what the user connected, either way).
+ * The account a card stands for: of its provider; for the e-mail and calendar cards, another
+ * provider's account of that type when there is no Google one (so the card shows what the user
+ * connected, whichever it is).
  */
 export function accountOfCard(list: Integration[] | undefined, entry: CatalogEntry) {
   const of = (e: CatalogEntry) => list?.find((i) => i.provider === e.provider && i.type === e.type);
   const own = of(entry);
-  const server = SERVER_ENTRIES.find((e) => e.type === entry.type);
-  if (own || !server || !of(server)) return { entry, integration: own };
-  return { entry: server, integration: of(server) };
+  const other = othersOf(entry).find((e) => of(e));
+  if (own || !other) return { entry, integration: own };
+  return { entry: other, integration: of(other) };
 }
 
 export const providerName = (provider: string) =>
@@ -103,9 +132,10 @@ export const DOT_OF: Record<ConnectionState, string> = {
   'not-connected': 'bg-zinc-400',
 };
 
-/** What the server needs to connect a provider (the README's 'Connecting Google, Slack and Notion'). */
+/** What the server needs to connect a provider (the README's 'Connecting Google, Microsoft, Slack and Notion'). */
 export const SETUP_VARIABLES: Record<Provider, string> = {
   google: 'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET',
+  microsoft: 'MICROSOFT_CLIENT_ID and MICROSOFT_CLIENT_SECRET',
   slack: 'SLACK_CLIENT_ID and SLACK_CLIENT_SECRET',
   notion: 'NOTION_CLIENT_ID and NOTION_CLIENT_SECRET',
   // A mail server is always set up: the person enters its settings.
@@ -114,4 +144,4 @@ export const SETUP_VARIABLES: Record<Provider, string> = {
 };
 
 /** The README section's anchor (README.md in the project) that explains it to an operator. */
-export const SETUP_README = '#connecting-google-slack-and-notion';
+export const SETUP_README = '#connecting-google-microsoft-slack-and-notion';

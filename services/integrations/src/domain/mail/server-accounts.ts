@@ -122,7 +122,7 @@ export function createServerAccounts({
         accountEnc: cipher.encrypt(values.address, accountContext(values.userId)),
         nextSyncAt: new Date(Date.now() + syncIntervalMs),
       });
-      await emit('mail.sync', { integrationId: stored.id, request: stored.syncRequest });
+      await emit('accounts.sync', { integrationId: stored.id, request: stored.syncRequest });
       return stored;
     });
 
