@@ -155,6 +155,21 @@ describe('Microsoft 365 and Outlook.com, through Microsoft Graph', () => {
     expect((await rowOf(account.id)).settings.error).toBeUndefined();
   });
 
+  it('runs a sync queued under the queue’s former name (mail.sync) by the release before, during a rolling update', async () => {
+    const { me, mailbox, address } = newUser();
+    await mailbox.addMessage({ from: 'Ana <ana@example.test>', to: address, subject: 'Old', text: 'Hi.' });
+    const account = await h.connectedTo(me, 'microsoft', 'email');
+    await mailbox.addMessage({ from: 'Ana <ana@example.test>', to: address, subject: 'New', text: 'Hi.' });
+    // What a replica of the release before queues: the same payload on mail.sync.
+    const [claimed] = await h.svc.deps.db
+      .update(integrations)
+      .set({ syncRequest: (await rowOf(account.id)).syncRequest + 1 })
+      .where(eq(integrations.id, account.id))
+      .returning();
+    await h.svc.deps.queues.add('mail.sync', { integrationId: account.id, request: claimed!.syncRequest });
+    await until(async () => (await cachedOf(account.id)).length === 2, 15_000, 'the old queue’s sync');
+  });
+
   it('waits as Graph asks on 429: a short Retry-After by the client, a long one by the sync’s schedule', async () => {
     const { me, mailbox, address } = newUser();
     await mailbox.addMessage({ from: 'Ana <ana@example.test>', to: address, subject: 'Hi', text: 'Hello.' });
