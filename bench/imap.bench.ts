@@ -161,3 +161,103 @@ export async function benchImap(): Promise<void> {
     await dovecot.stop();
   }
 }
+
+/**
+ * Push over IMAP IDLE: how many accounts one integrations worker process watches, and what each
+ * costs it (memory, one connection), and how soon a delivered message is synced, with polling an
+ * hour apart so that only the push can sync it.
+ */
+export async function benchImapPush(accounts = 100): Promise<void> {
+  console.log(`\nIntegrations: push over IMAP IDLE, ${accounts} accounts watched by one worker process`);
+  if (!hasDovecot()) {
+    console.log('  skipped: no Dovecot on this machine (apt-get install dovecot-imapd)');
+    return;
+  }
+  const users = Array.from({ length: accounts }, (_, i) => `watch${i}@example.com`);
+  const dovecot = await startDovecot(Object.fromEntries(users.map((u) => [u, PASSWORD])));
+  const smtp = await startSmtpSubmission(PASSWORD);
+  const stack = await startTestServices([authService, integrationsService], {
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    MAIL_SERVERS_ALLOW_PRIVATE: '1',
+    SYNC_INTERVAL_MS: '3600000',
+    IMAP_IDLE_MAX: String(accounts),
+    IMAP_WATCH_ROUND_MS: '500',
+  });
+  const service = stack.get('integrations');
+  const gateway = await startTestGateway(
+    stack.config,
+    { auth: stack.get('auth').url, integrations: service.url },
+    stack.get('auth').url,
+  );
+  const { redis, config } = service.deps;
+  const watched = async () => (await redis.keys(`${config.REDIS_PREFIX}imap-watch:*`)).length;
+  try {
+    global.gc?.();
+    const before = process.memoryUsage();
+    const ids: number[] = [];
+    for (const [i, user] of users.entries()) {
+      const answer = await fetch(`${gateway.url}/api/integrations/mail-server`, {
+        method: 'POST',
+        headers: { cookie: await sessionCookie(stack.config, 1000 + i), 'content-type': 'application/json' },
+        body: JSON.stringify({
+          address: user,
+          password: PASSWORD,
+          imap: { host: dovecot.host, port: dovecot.port, security: 'none' },
+          smtp: { host: '127.0.0.1', port: smtp.port, security: 'none' },
+        }),
+      });
+      ids.push(((await answer.json()) as { id: number }).id);
+    }
+    const t0 = performance.now();
+    await until(async () => (await watched()) === accounts, 120_000, 'every account watched');
+    const allWatched = performance.now() - t0;
+    global.gc?.();
+    const after = process.memoryUsage();
+    const perAccountKb = (after.rss - before.rss) / 1024 / accounts;
+
+    const latencies: number[] = [];
+    for (let n = 0; n < 10; n++) {
+      const i = (n * 7) % accounts;
+      const count = () => service.deps.db.$count(mailMessages, eq(mailMessages.integrationId, ids[i]!));
+      const had = await count();
+      const app = new ImapFlow({
+        host: dovecot.host,
+        port: dovecot.port,
+        secure: false,
+        doSTARTTLS: false,
+        auth: { user: users[i]!, pass: PASSWORD },
+        logger: false,
+      });
+      await app.connect();
+      const t = performance.now();
+      await app.append(
+        'INBOX',
+        raw({
+          from: 'Gus <gus@example.com>',
+          to: users[i]!,
+          subject: `Push ${n}`,
+          id: `p${n}@bench.example`,
+          html: '<p>Can we talk?</p>',
+        }),
+      );
+      await until(async () => (await count()) > had, 30_000, 'the pushed sync');
+      latencies.push(performance.now() - t);
+      await app.logout();
+    }
+    latencies.sort((a, b) => a - b);
+    console.log(
+      `  ${accounts} accounts connected and watched in ${allWatched.toFixed(0)} ms after the last connect; ` +
+        `RSS +${((after.rss - before.rss) / 1048576).toFixed(1)} MB (${perAccountKb.toFixed(0)} KB an account, its sync state included), one socket each`,
+    );
+    console.log(
+      `  a delivered message synced (polling an hour apart): median ${latencies[5]!.toFixed(0)} ms, ` +
+        `slowest ${latencies.at(-1)!.toFixed(0)} ms of 10 (the push waits ${1.5} s for more mail to settle)`,
+    );
+  } finally {
+    await gateway.close();
+    await stack.stop();
+    await smtp.stop();
+    await dovecot.stop();
+  }
+}

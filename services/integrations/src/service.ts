@@ -25,9 +25,11 @@ import { imapSource } from './domain/mail/imap-source';
 import {
   calendarServerAccountOf,
   createServerAccounts,
+  openInbox,
   reachableOnly,
   serverAccountOf,
 } from './domain/mail/server-accounts';
+import { createImapWatch } from './domain/mail/imap-watch';
 import { caldavSource } from './domain/calendar/caldav-source';
 import type { MailSourceOf } from './domain/mail/source';
 import { createIntegrations } from './domain/integrations';
@@ -153,7 +155,23 @@ export const integrationsService: ServiceDefinition = {
       intervalMs: config.SYNC_INTERVAL_MS,
       log,
     });
+    // Push for mail by its servers: IDLE on up to IMAP_IDLE_MAX inboxes per worker process.
+    const imapWatch = createImapWatch({
+      accounts: () => accountRows.watchable('imap'),
+      open: (row) => openInbox(row, cipher, config.MAIL_SERVERS_ALLOW_PRIVATE),
+      changed: (row) =>
+        deps.uow.run(async (tx, emit) => {
+          const request = await accountRows.requestSync(tx, row.id);
+          if (request) await emit('accounts.sync', { integrationId: row.id, request });
+        }),
+      redis: deps.redis,
+      prefix: config.REDIS_PREFIX,
+      max: config.IMAP_IDLE_MAX,
+      everyMs: config.IMAP_WATCH_ROUND_MS,
+      log,
+    });
     return {
+      watchers: [imapWatch],
       routes: [
         integrationsRoutes(integrations, serverAccounts, appUrl),
         ...assistRoutes(integrations, assist, workspace, followUps, contacts),

@@ -17,6 +17,17 @@ import { ACCOUNT, CORPUS, figures, labelledMail, share } from './mail-corpus/cor
 const PASSWORD = 'app-password-0123';
 const OTHER = 'bo@example.test';
 
+/** A mail app's connection to `user`'s mailbox on the test's Dovecot. */
+const mailApp = (dovecot: Dovecot, user: string) =>
+  new ImapFlow({
+    host: '127.0.0.1',
+    port: dovecot.port,
+    secure: false,
+    doSTARTTLS: false,
+    auth: { user, pass: PASSWORD },
+    logger: false,
+  });
+
 describe.runIf(hasDovecot())('a mail account by its servers (IMAP and SMTP)', () => {
   let h: Harness;
   let dovecot: Dovecot;
@@ -40,14 +51,7 @@ describe.runIf(hasDovecot())('a mail account by its servers (IMAP and SMTP)', ()
 
   /** Runs `fn` signed in to `user`'s mailbox, as their own mail app would. */
   async function asMailApp<T>(user: string, fn: (client: ImapFlow) => Promise<T>): Promise<T> {
-    const client = new ImapFlow({
-      host: '127.0.0.1',
-      port: dovecot.port,
-      secure: false,
-      doSTARTTLS: false,
-      auth: { user, pass: PASSWORD },
-      logger: false,
-    });
+    const client = mailApp(dovecot, user);
     await client.connect();
     try {
       return await fn(client);
@@ -245,6 +249,79 @@ describe.runIf(hasDovecot())('a mail account by its servers (IMAP and SMTP)', ()
     },
     120_000,
   );
+});
+
+describe.runIf(hasDovecot())('push for mail by its servers (IMAP IDLE)', () => {
+  const ADA = 'ada@example.test';
+  const CY = 'cy@example.test';
+  let h: Harness;
+  let dovecot: Dovecot;
+  let smtp: Awaited<ReturnType<typeof startSmtpSubmission>>;
+
+  beforeAll(async () => {
+    dovecot = await startDovecot({ [ADA]: PASSWORD, [CY]: PASSWORD });
+    smtp = await startSmtpSubmission(PASSWORD);
+    // Polling an hour apart: a sync within seconds can only be the push's. One watched account a process.
+    h = await startIntegrations({
+      MAIL_SERVERS_ALLOW_PRIVATE: '1',
+      SYNC_INTERVAL_MS: '3600000',
+      IMAP_IDLE_MAX: '1',
+      IMAP_WATCH_ROUND_MS: '300',
+    });
+  });
+  afterAll(async () => {
+    await h?.stop();
+    await smtp?.stop();
+    await dovecot?.stop();
+  });
+
+  const connect = async (address: string) => {
+    const ok = await h.as().post('/api/integrations/mail-server', {
+      address,
+      password: PASSWORD,
+      imap: { host: '127.0.0.1', port: dovecot.port, security: 'none' },
+      smtp: { host: '127.0.0.1', port: smtp.port, security: 'none' },
+    });
+    expect(ok.status).toBe(201);
+    await h.synced(ok.body.id);
+    return ok.body.id as number;
+  };
+  const cached = async (id: number) =>
+    (await h.svc.deps.db.select().from(mailMessages).where(eq(mailMessages.integrationId, id))).length;
+  const deliver = async (to: string, subject: string) => {
+    const client = mailApp(dovecot, to);
+    await client.connect();
+    await client.append(
+      'INBOX',
+      Buffer.from(`From: Bo <bo@example.test>\r\nTo: ${to}\r\nSubject: ${subject}\r\n\r\nHello.\r\n`),
+    );
+    await client.logout();
+  };
+  const watchKey = (id: number) => `${h.svc.deps.config.REDIS_PREFIX}imap-watch:${id}`;
+
+  it('syncs a new message within seconds, and watches no more accounts than its bound', async () => {
+    const ada = await connect(ADA);
+    const cy = await connect(CY);
+    const { until } = await import('@haven/kit/testing');
+    // The bound: one of the two is watched (the oldest), the other is polled.
+    await until(async () => (await h.svc.deps.redis.exists(watchKey(ada))) === 1, 10_000, 'Ada watched');
+    expect(await h.svc.deps.redis.exists(watchKey(cy))).toBe(0);
+
+    // A message may land before the inbox is open in IDLE: the next one then tells.
+    let synced = false;
+    for (let i = 1; i <= 5 && !synced; i++) {
+      await deliver(ADA, `Pushed ${i}`);
+      synced = await until(async () => (await cached(ada)) >= 1, 4_000, 'the pushed sync').then(
+        () => true,
+        () => false,
+      );
+    }
+    expect(synced).toBe(true);
+    // Cy's mailbox is polled only: an hour away.
+    await deliver(CY, 'Polled');
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(await cached(cy)).toBe(0);
+  });
 });
 
 describe('a mail server on a private address', () => {

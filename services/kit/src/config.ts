@@ -104,6 +104,13 @@ export const ConfigSchema = z.object({
   GOOGLE_AUTH_URL: withDefault(url(['http:', 'https:']), 'https://accounts.google.com/o/oauth2/v2/auth'),
   GOOGLE_TOKEN_URL: withDefault(url(['http:', 'https:']), 'https://oauth2.googleapis.com/token'),
   GOOGLE_API_ROOT_URL: withDefault(url(['http:', 'https:']), 'https://www.googleapis.com/'),
+  /**
+   * How many mail accounts by their servers each integrations worker process watches with IMAP IDLE
+   * (one connection each): a new message there syncs at once; the rest are polled.
+   */
+  IMAP_IDLE_MAX: withDefault(z.coerce.number().int().min(0).max(10_000), '500'),
+  /** How often each worker brings its watched accounts up to date (new ones taken, dropped ones reopened). */
+  IMAP_WATCH_ROUND_MS: withDefault(z.coerce.number().int().min(100).max(600_000), '15000'),
   MICROSOFT_CLIENT_ID: optional(z.string().min(1)),
   MICROSOFT_CLIENT_SECRET: optional(z.string().min(1)),
   /**

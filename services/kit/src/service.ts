@@ -55,8 +55,20 @@ export interface ServiceParts {
   reconcilers?: ReconcilerDefinition[];
   /** Periodic work (sweeps, clean-ups): once per interval across replicas, where workers run. */
   periodic?: PeriodicTask[];
+  /**
+   * Long-lived work of each process that runs workers (held connections that wait for a provider's
+   * push), started with the workers and stopped before them.
+   */
+  watchers?: Watcher[];
   /** Runs when the service stops, before its connections close. */
   close?(): Promise<void>;
+}
+
+/** Work a worker process keeps running (see `ServiceParts.watchers`). */
+export interface Watcher {
+  name: string;
+  start(): void;
+  stop(): Promise<void>;
 }
 
 /** A service as the runner sees it: its name, migrations, outbox and composition root. */
@@ -163,6 +175,8 @@ export async function startService(def: ServiceDefinition, options: StartOptions
   const reconcilers = runWorkers
     ? startReconcilers(parts.reconcilers ?? [], { queues, redis, prefix: config.REDIS_PREFIX, log }, periodic)
     : undefined;
+  const watchers = runWorkers ? (parts.watchers ?? []) : [];
+  for (const watcher of watchers) watcher.start();
 
   const app = createServiceApp({
     name: def.name,
@@ -197,6 +211,7 @@ export async function startService(def: ServiceDefinition, options: StartOptions
     close() {
       closing ??= (async () => {
         reconcilers?.stop();
+        await Promise.all(watchers.map((w) => w.stop()));
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();

@@ -162,6 +162,30 @@ export function integrationsRepository(db: Db) {
       await db.update(integrations).set({ syncBackoffs, nextSyncAt }).where(byIdIs(id));
     },
 
+    /** Usable accounts of `provider` with autoSync on, oldest first (the ones a push is watched for). */
+    watchable: (provider: string): Promise<IntegrationRow[]> =>
+      db
+        .select()
+        .from(integrations)
+        .where(
+          and(
+            eq(integrations.provider, provider),
+            usable,
+            sql`coalesce((${integrations.settings} ->> 'autoSync')::boolean, true)`,
+          ),
+        )
+        .orderBy(integrations.id),
+
+    /** Asks for one more sync of the account now, in the caller's transaction; answers the request. */
+    async requestSync(tx: DbOrTx, id: number): Promise<number | undefined> {
+      const [row] = await tx
+        .update(integrations)
+        .set({ syncRequest: sql`${integrations.syncRequest} + 1` })
+        .where(and(byIdIs(id), usable))
+        .returning({ request: integrations.syncRequest });
+      return row?.request;
+    },
+
     /**
      * Claims the next turn of every usable account with autoSync on whose sync is due, in the same
      * statement that finds them (two rounds never claim one turn twice); answers the requests made.

@@ -24,7 +24,14 @@ import { checkCalDav } from '../calendar/servers/check';
 import type { CalendarSource } from '../calendar/source';
 import type { ImapAccount } from './imap-source';
 import { AddressRefused, addressFor } from './servers/address-guard';
-import { checkImap, checkSmtp, type CheckOptions, type ImapCheck, type ServerLogin } from './servers/check';
+import {
+  checkImap,
+  checkSmtp,
+  imapClient,
+  type CheckOptions,
+  type ImapCheck,
+  type ServerLogin,
+} from './servers/check';
 
 const Login = z.object({ server: MailServer, user: z.string(), password: z.string() });
 const StoredLogin = z.object({
@@ -179,3 +186,17 @@ export function createServerAccounts({
   };
 }
 export type ServerAccounts = ReturnType<typeof createServerAccounts>;
+
+/** A connection to a mail account's IMAP server, its inbox selected, left to wait in IDLE (imap-watch.ts). */
+export async function openInbox(row: IntegrationRow, cipher: FieldCipher, allowPrivate: boolean) {
+  const { imap } = serverAccountOf(row, cipher);
+  const client = imapClient(imap, { address: await addressFor(imap.server.host, allowPrivate), idle: true });
+  await client.connect();
+  try {
+    await client.mailboxOpen('INBOX');
+  } catch (err) {
+    client.close();
+    throw err;
+  }
+  return client;
+}
