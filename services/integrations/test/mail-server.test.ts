@@ -16,6 +16,7 @@ import { ACCOUNT, CORPUS, figures, labelledMail, share } from './mail-corpus/cor
  */
 const PASSWORD = 'app-password-0123';
 const OTHER = 'bo@example.test';
+const DEE = 'dee@example.test';
 
 /** A mail app's connection to `user`'s mailbox on the test's Dovecot. */
 const mailApp = (dovecot: Dovecot, user: string) =>
@@ -34,7 +35,7 @@ describe.runIf(hasDovecot())('a mail account by its servers (IMAP and SMTP)', ()
   let smtp: Awaited<ReturnType<typeof startSmtpSubmission>>;
 
   beforeAll(async () => {
-    dovecot = await startDovecot({ [ACCOUNT]: PASSWORD, [OTHER]: PASSWORD });
+    dovecot = await startDovecot({ [ACCOUNT]: PASSWORD, [OTHER]: PASSWORD, [DEE]: PASSWORD });
     smtp = await startSmtpSubmission(PASSWORD);
     h = await startIntegrations({ MAIL_SERVERS_ALLOW_PRIVATE: '1' });
   });
@@ -168,6 +169,34 @@ describe.runIf(hasDovecot())('a mail account by its servers (IMAP and SMTP)', ()
     });
     expect(draft.body).toEqual({ success: true, message: 'Draft saved' });
     expect(await subjectsIn(OTHER, 'Drafts')).toEqual(['Re: Keys']);
+  });
+
+  it('reads a message answered from another mail app (\\Answered, no copy in Sent) as not waiting', async () => {
+    await deliver(DEE, 'INBOX', [
+      Buffer.from(
+        'From: Cy <cy@example.test>\r\nTo: dee@example.test\r\nSubject: Lunch\r\nMessage-ID: <lunch@example.test>\r\n\r\nCould you book a table for Friday?\r\n',
+      ),
+    ]);
+    const ok = await h
+      .as()
+      .post('/api/integrations/mail-server', { address: DEE, password: PASSWORD, ...servers() });
+    expect(ok.status).toBe(201);
+    await h.synced(ok.body.id);
+    const needsReply = async () =>
+      (await h.svc.deps.db.select().from(mailMessages).where(eq(mailMessages.integrationId, ok.body.id)))[0]!
+        .needsReply;
+    expect(await needsReply()).toBe(true);
+    // The phone's mail app answered it and flagged it, keeping nothing in Sent.
+    await asMailApp(DEE, async (client) => {
+      const lock = await client.getMailboxLock('INBOX');
+      try {
+        await client.messageFlagsAdd('1:*', ['\\Answered']);
+      } finally {
+        lock.release();
+      }
+    });
+    await h.syncNow(ok.body.id);
+    expect(await needsReply()).toBe(false);
   });
 
   it('shows a password changed since as a connection issue, never an error', async () => {

@@ -18,7 +18,7 @@ import { addressFor } from './servers/address-guard';
 import { headerFields, inThread, rootOfThread, threadIdOf } from './imap-threads';
 import type { ParseRawMail } from './mail-parser';
 import type { ParsedMessage } from './message';
-import { THREAD_HEADERS, type ThreadMessage } from './needs-reply';
+import { ANSWERED, THREAD_HEADERS, type ThreadMessage } from './needs-reply';
 import {
   imapClient,
   smtpTransport,
@@ -57,7 +57,13 @@ const LABELS: Record<Box, string[]> = { i: ['INBOX'], s: ['SENT'], d: ['DRAFT'] 
 
 const Cursor = z.object({
   v: z.literal(1),
-  inbox: z.object({ validity: z.string(), next: z.number().int(), uids: z.array(z.number().int()) }),
+  inbox: z.object({
+    validity: z.string(),
+    next: z.number().int(),
+    uids: z.array(z.number().int()),
+    /** The inbox's HIGHESTMODSEQ (CONDSTORE, RFC 7162): flags changed after it are read. */
+    modseq: z.string().regex(/^\d+$/).optional(),
+  }),
   sent: z.object({ validity: z.string(), next: z.number().int() }).nullable(),
 });
 type Cursor = z.infer<typeof Cursor>;
@@ -169,17 +175,18 @@ export function imapSource(
 
   /** The listed headers of these UIDs, newest first. */
   async function headersOf(client: ImapFlow, uids: number[]) {
-    const found: { uid: number; date: number; headers: Record<string, string> }[] = [];
+    const found: { uid: number; date: number; answered: boolean; headers: Record<string, string> }[] = [];
     for (let i = 0; i < uids.length; i += FETCH_BATCH) {
       const range = uids.slice(i, i + FETCH_BATCH).join(',');
       for await (const m of client.fetch(
         range,
-        { uid: true, internalDate: true, headers: LISTED_HEADERS },
+        { uid: true, internalDate: true, flags: true, headers: LISTED_HEADERS },
         { uid: true },
       ))
         found.push({
           uid: m.uid,
           date: m.internalDate ? new Date(m.internalDate).getTime() : 0,
+          answered: m.flags?.has('\\Answered') ?? false,
           headers: headerFields(m.headers?.toString('utf8') ?? ''),
         });
     }
@@ -213,8 +220,38 @@ export function imapSource(
         const id = idOf('i', validity, uid);
         return { id, threadId: threadIdOf(headers, id) };
       });
-      return { added, removed, state: { validity: String(validity), next, uids } };
+      // Flags changed since (answered from another mail app): their threads are read again.
+      const flagged = await changedFlags(
+        client,
+        cursor.modseq,
+        (uid) => present.has(uid) && uid < cursor.next,
+      );
+      const touched = flagged.map(({ uid, headers }) => threadIdOf(headers, idOf('i', validity, uid)));
+      return {
+        added,
+        removed,
+        touched,
+        state: { validity: String(validity), next, uids, ...modseqOf(client) },
+      };
     });
+  }
+
+  /** The inbox's HIGHESTMODSEQ when the server keeps one (CONDSTORE), for the cursor. */
+  const modseqOf = (client: ImapFlow) => {
+    const modseq = client.mailbox ? client.mailbox.highestModseq : undefined;
+    return modseq ? { modseq: String(modseq) } : {};
+  };
+
+  /** The messages (of those `wanted`) whose flags changed after `modseq`; none without CONDSTORE. */
+  async function changedFlags(
+    client: ImapFlow,
+    modseq: string | undefined,
+    wanted: (uid: number) => boolean,
+  ) {
+    if (!modseq || !client.mailbox || !client.mailbox.highestModseq) return [];
+    if (client.mailbox.highestModseq <= BigInt(modseq)) return [];
+    const uids = (await uidsOf(client, { modseq: BigInt(modseq) + 1n })).filter(wanted);
+    return headersOf(client, uids);
   }
 
   async function sentChanges(cursor: Cursor['sent']) {
@@ -240,6 +277,7 @@ export function imapSource(
       validity: String(validity),
       next,
       uids: await uidsOf(client, { since: sinceDays(options.windowDays) }),
+      ...modseqOf(client),
     }));
     const path = await pathOf('s');
     const sent = path
@@ -281,7 +319,13 @@ export function imapSource(
   async function thread(threadId: string, full: boolean) {
     const root = rootOfThread(threadId);
     const single = root ? null : parseId(threadId);
-    const found: { id: string; box: Box; date: number; headers: Record<string, string> }[] = [];
+    const found: {
+      id: string;
+      box: Box;
+      date: number;
+      answered: boolean;
+      headers: Record<string, string>;
+    }[] = [];
     for (const box of ['i', 's'] as const) {
       const path = await pathOf(box);
       if (!path || (single && single.box !== box)) continue;
@@ -298,8 +342,7 @@ export function imapSource(
             ? [single.uid]
             : [];
         for (const m of await headersOf(client, uids))
-          if (!root || inThread(m.headers, root))
-            found.push({ id: idOf(box, validity, m.uid), box, date: m.date, headers: m.headers });
+          if (!root || inThread(m.headers, root)) found.push({ ...m, id: idOf(box, validity, m.uid), box });
       });
     }
     if (found.length === 0) return null;
@@ -309,7 +352,8 @@ export function imapSource(
       return {
         id: m.id,
         internalDate: m.date,
-        labelIds: LABELS[m.box],
+        // \Answered: the user answered it from a mail app that may keep no copy in Sent.
+        labelIds: m.answered ? [...LABELS[m.box], ANSWERED] : LABELS[m.box],
         fromAddress: sender?.address?.toLowerCase() ?? '',
         headers: Object.fromEntries(
           THREAD_HEADERS.map((h) => [h.toLowerCase(), m.headers[h.toLowerCase()] ?? '']),
@@ -352,7 +396,11 @@ export function imapSource(
       }
       const inbox = await inboxChanges(cursor.inbox);
       const sent = await sentChanges(cursor.sent);
-      const touchedThreads = new Set([...inbox.added.flatMap((m) => m.threadId ?? []), ...sent.threads]);
+      const touchedThreads = new Set([
+        ...inbox.added.flatMap((m) => m.threadId ?? []),
+        ...inbox.touched,
+        ...sent.threads,
+      ]);
       return {
         added: inbox.added,
         removed: inbox.removed,

@@ -37,6 +37,12 @@ export interface ThreadMessage {
   headers: Record<string, string>;
 }
 
+/**
+ * The label of a message the user has answered, where the mailbox says so (IMAP's `\Answered`
+ * flag, set by the mail app that sent the reply, which may keep no copy where Haven reads).
+ */
+export const ANSWERED = 'ANSWERED';
+
 /** The headers a thread's metadata is read with: who wrote, to whom, and how to answer in the thread. */
 export const THREAD_HEADERS = ['From', 'To', 'Cc', 'Subject', 'Message-ID', 'References', 'Auto-Submitted'];
 
@@ -51,6 +57,7 @@ export function threadAwaitsUser(messages: ThreadMessage[], account: string): st
     .filter((m) => !m.labelIds.includes('DRAFT'))
     .sort((a, b) => a.internalDate - b.internalDate);
   const last = real.at(-1);
-  if (!last || last.labelIds.includes('SENT') || last.fromAddress === me) return null;
+  if (!last || last.labelIds.includes('SENT') || last.labelIds.includes(ANSWERED) || last.fromAddress === me)
+    return null;
   return last.id;
 }
