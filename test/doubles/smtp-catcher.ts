@@ -96,7 +96,16 @@ export interface Delivery {
  * submission server does, and keeps each message's envelope and bytes: the SMTP side of a mail
  * account connected by its servers.
  */
-export async function startSmtpSubmission(password: string): Promise<{
+export async function startSmtpSubmission(
+  password: string,
+  options: {
+    /**
+     * Keeps a copy of what it accepts before answering, as Gmail's and Yahoo's submission servers
+     * put it in the account's Sent folder themselves.
+     */
+    keepCopy?: (delivery: Delivery) => Promise<void>;
+  } = {},
+): Promise<{
   port: number;
   delivered: Delivery[];
   stop(): Promise<void>;
@@ -113,12 +122,14 @@ export async function startSmtpSubmission(password: string): Promise<{
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        delivered.push({
+        const delivery = {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
+        };
+        delivered.push(delivery);
+        if (!options.keepCopy) return callback();
+        options.keepCopy(delivery).then(() => callback(), callback);
       });
     },
   });

@@ -17,6 +17,7 @@ import { ACCOUNT, CORPUS, figures, labelledMail, share } from './mail-corpus/cor
 const PASSWORD = 'app-password-0123';
 const OTHER = 'bo@example.test';
 const DEE = 'dee@example.test';
+const EVE = 'eve@example.test';
 
 /** A mail app's connection to `user`'s mailbox on the test's Dovecot. */
 const mailApp = (dovecot: Dovecot, user: string) =>
@@ -35,7 +36,12 @@ describe.runIf(hasDovecot())('a mail account by its servers (IMAP and SMTP)', ()
   let smtp: Awaited<ReturnType<typeof startSmtpSubmission>>;
 
   beforeAll(async () => {
-    dovecot = await startDovecot({ [ACCOUNT]: PASSWORD, [OTHER]: PASSWORD, [DEE]: PASSWORD });
+    dovecot = await startDovecot({
+      [ACCOUNT]: PASSWORD,
+      [OTHER]: PASSWORD,
+      [DEE]: PASSWORD,
+      [EVE]: PASSWORD,
+    });
     smtp = await startSmtpSubmission(PASSWORD);
     h = await startIntegrations({ MAIL_SERVERS_ALLOW_PRIVATE: '1' });
   });
@@ -197,6 +203,29 @@ describe.runIf(hasDovecot())('a mail account by its servers (IMAP and SMTP)', ()
     });
     await h.syncNow(ok.body.id);
     expect(await needsReply()).toBe(false);
+  });
+
+  it('keeps one copy in Sent when the submission server files its own, as Gmail’s and Yahoo’s do', async () => {
+    const filing = await startSmtpSubmission(PASSWORD, {
+      keepCopy: (delivery) => deliver(EVE, 'Sent', [Buffer.from(delivery.raw)]),
+    });
+    try {
+      const me = h.as();
+      const ok = await me.post('/api/integrations/mail-server', {
+        address: EVE,
+        password: PASSWORD,
+        imap: servers().imap,
+        smtp: { host: '127.0.0.1', port: filing.port, security: 'none' },
+      });
+      expect(ok.status).toBe(201);
+      await h.synced(ok.body.id);
+      const sent = await me.post('/api/email/send', { to: 'cy@example.test', subject: 'Hello', body: 'Hi.' });
+      expect(sent.status).toBe(200);
+      expect(filing.delivered).toHaveLength(1);
+      expect(await subjectsIn(EVE, 'Sent')).toEqual(['Hello']);
+    } finally {
+      await filing.stop();
+    }
   });
 
   it('shows a password changed since as a connection issue, never an error', async () => {

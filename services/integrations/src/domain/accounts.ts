@@ -33,8 +33,10 @@ export const MESSAGES = {
   invalidState: 'Invalid state parameter',
   notConfigured: 'Google is not configured on this server',
   providerRefused: 'Failed to complete the integration',
-  noEmail: 'No email account is connected. Connect Google mail on the Integrations page first.',
-  noCalendar: 'No calendar is connected. Connect Google calendar on the Integrations page first.',
+  noEmail:
+    'No email account is connected. Connect your mail (Google, Microsoft or another) on the Integrations page first.',
+  noCalendar:
+    'No calendar is connected. Connect your calendar (Google, Microsoft or another) on the Integrations page first.',
   revoked: 'Google no longer accepts this connection. Please reconnect.',
   missingScope:
     'Google did not give Haven the access this needs (a permission was left out). Please reconnect and allow it.',

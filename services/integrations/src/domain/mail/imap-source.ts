@@ -15,7 +15,7 @@ import type { ImapFlow } from 'imapflow';
 import addressparser from 'nodemailer/lib/addressparser';
 import { z } from 'zod';
 import { addressFor } from './servers/address-guard';
-import { headerFields, inThread, rootOfThread, threadIdOf } from './imap-threads';
+import { headerFields, headerSection, inThread, messageIds, rootOfThread, threadIdOf } from './imap-threads';
 import type { ParseRawMail } from './mail-parser';
 import type { ParsedMessage } from './message';
 import { ANSWERED, THREAD_HEADERS, type ThreadMessage } from './needs-reply';
@@ -84,6 +84,9 @@ function parseId(id: string): { box: Box; validity: string; uid: number } | null
 /** The headers that place a message in its thread, and those the triage reads of a thread. */
 const ID_HEADERS = ['Message-ID', 'References', 'In-Reply-To'];
 const LISTED_HEADERS = [...new Set([...THREAD_HEADERS, ...ID_HEADERS])];
+
+/** How long after sending a server's own copy is looked for a second time. */
+const SENT_COPY_WAIT_MS = 500;
 
 const sinceDays = (days: number) => new Date(Date.now() - days * 86_400_000);
 
@@ -369,6 +372,24 @@ export function imapSource(
     return { messages, parsed };
   }
 
+  /**
+   * Whether the sent folder holds this message already (by its Message-ID): looked for once, and
+   * once more a moment later for a server that files its copy just after answering.
+   */
+  async function inSent(content: Buffer): Promise<boolean> {
+    const messageId = messageIds(headerFields(headerSection(content))['message-id'])[0];
+    const path = await pathOf('s');
+    if (!messageId || !path) return false;
+    const look = () =>
+      inFolder(
+        path,
+        async (client) => (await uidsOf(client, { header: { 'message-id': messageId } })).length > 0,
+      );
+    if (await look()) return true;
+    await new Promise((resolve) => setTimeout(resolve, SENT_COPY_WAIT_MS));
+    return look();
+  }
+
   async function append(box: Box, content: Buffer, flags: string[]) {
     const path = await pathOf(box);
     if (!path) throw new Error(`IMAP: the account has no ${box === 's' ? 'Sent' : 'Drafts'} folder`);
@@ -424,8 +445,9 @@ export function imapSource(
       } finally {
         transport.close();
       }
-      // SMTP does not keep a copy: the sent folder gets it, as mail apps put it there.
-      await append('s', message, ['\\Seen']);
+      // SMTP does not keep a copy, as a rule: the sent folder gets it, as mail apps put it there.
+      // Some submission servers do (Gmail's, Yahoo's): then it is there already, and one is enough.
+      if (!(await inSent(message))) await append('s', message, ['\\Seen']);
     },
 
     async saveDraft(content) {
