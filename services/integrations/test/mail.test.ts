@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmailDigest, EmailItem } from '@haven/contracts/mail';
 import { until } from '@haven/kit/testing';
 import { calendarEvents, integrations, mailMessages } from '../src/db/schema';
-import { startOfYesterday, templateReply } from '../src/domain/assist';
+import { startOfYesterday } from '../src/domain/assist';
+import { templateReply } from '../src/domain/mail/reply-template';
 import { startIntegrations, type Harness } from './harness';
 
 let h: Harness;

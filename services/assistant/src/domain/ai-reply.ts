@@ -13,7 +13,7 @@ import {
   type SeenItem,
 } from './proposals';
 import { questionDates } from './question-dates';
-import type { ReplyInput, ReplyOutput, ReplySources } from './reply';
+import type { ReplyInput, ReplyOutput, ReplySources } from './reply-types';
 import {
   createToolRunner,
   NOT_NEEDED,

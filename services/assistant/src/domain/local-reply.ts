@@ -2,7 +2,7 @@ import type { CalendarEvent } from '@haven/contracts/calendar';
 import type { EmailItem, WaitingThread } from '@haven/contracts/mail';
 import { CITE, contentWords, findEntries, type FoundEntry } from './find-entries';
 import { questionDates, type DayRange } from './question-dates';
-import type { ReplyInput, ReplyOutput, ReplySources } from './reply';
+import type { ReplyInput, ReplyOutput, ReplySources } from './reply-types';
 import { dayName, isoDay, userNow } from './user-time';
 
 export const AI_NOT_CONFIGURED =

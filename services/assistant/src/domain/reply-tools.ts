@@ -5,7 +5,7 @@ import type { Connections } from '@haven/contracts/workspace';
 import type { ToolSpec } from '@haven/kit/llm';
 import { contentWords, findEntries, type FoundEntry } from './find-entries';
 import type { SeenItem } from './proposals';
-import type { ReplyInput, ReplySources } from './reply';
+import type { ReplyInput, ReplySources } from './reply-types';
 import { envelope, type ToolSource } from './tool-results';
 
 /*

@@ -11,7 +11,9 @@ import { MESSAGES, type Accounts } from './accounts';
 import { eventContext, storeEvents } from './calendar/sync';
 import type { CalendarSourceOf } from './calendar/source';
 import { htmlToText } from './mail/sanitize';
-import { CachedMail, mailContext } from './mail/sync';
+import { mailContext } from './contexts';
+import { CachedMail } from './mail/cached-mail';
+import { templateReply } from './mail/reply-template';
 
 /** The digest shows at most this many e-mails: every one needing a reply first, then the newest. */
 export const DIGEST_SIZE = 50;
@@ -21,25 +23,6 @@ export function startOfYesterday(now: Date, offsetMinutes: number): Date {
   const local = new Date(now.getTime() - offsetMinutes * 60_000);
   const midnight = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate());
   return new Date(midnight - 86_400_000 + offsetMinutes * 60_000);
-}
-
-/** The first name in a sender's display name, or the part of the address before the @. */
-export function firstNameOf(from: string): string {
-  const name = from.includes('@') ? from.split('@')[0]!.split(/[._-]/)[0]! : from.trim().split(/\s+/)[0]!;
-  const clean = name.replace(/^["']|["',]$/g, '');
-  return clean ? clean[0]!.toUpperCase() + clean.slice(1) : 'there';
-}
-
-/** The reply a template gives without a model: addressed to the sender, quoting the subject. */
-export function templateReply(from: string, subject: string): string {
-  const about = subject.trim() ? ` about "${subject.trim()}"` : '';
-  return [
-    `Hi ${firstNameOf(from)},`,
-    '',
-    `Thank you for your email${about}. I have read it and will get back to you shortly.`,
-    '',
-    'Best regards,',
-  ].join('\n');
 }
 
 export interface AssistDeps {

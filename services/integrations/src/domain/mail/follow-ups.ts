@@ -5,10 +5,10 @@ import type { WaitingAnswer, WaitingThread } from '@haven/contracts/mail';
 import type { FieldCipher } from '@haven/kit/crypto';
 import type { FollowUpInsert, FollowUpRow, FollowUpsRepository } from '../../db/follow-ups.repository';
 import type { Accounts } from '../accounts';
-import { firstNameOf } from '../assist';
 import type { ParsedMessage } from './message';
 import type { ThreadMessage } from './needs-reply';
-import { mailContext } from './sync';
+import { mailContext } from '../contexts';
+import { firstNameOf } from './reply-template';
 
 /** 'Waiting for an answer' lists at most this many threads (the assistant's tool reads the same). */
 export const WAITING_SIZE = 20;

@@ -10,24 +10,12 @@ import { isReplyCandidate, threadAwaitsUser, type ThreadMessage } from './needs-
 import { CursorExpired, type MailSource, type MessageRef } from './source';
 import { threadReader, type ThreadReader } from './thread-reader';
 import { mailContext } from '../contexts';
-export { mailContext };
+import type { CachedMail } from './cached-mail';
 
 /** How far back the first sync reaches, and how many messages it keeps at most. */
 export const MAIL_WINDOW_DAYS = 30;
 export const MAIL_SYNC_MAX = 500;
 const WINDOW = { days: MAIL_WINDOW_DAYS, max: MAIL_SYNC_MAX };
-
-/** What the cache encrypts per message, beside the body. */
-export const CachedMail = z.object({
-  from: z.string(),
-  fromFull: z.string(),
-  subject: z.string(),
-  snippet: z.string(),
-  messageIdHeader: z.string().optional(),
-  references: z.string().optional(),
-  hasRemoteImages: z.boolean().optional(),
-});
-export type CachedMail = z.infer<typeof CachedMail>;
 
 export interface MailSyncDeps {
   repo: MailMessagesRepository;
