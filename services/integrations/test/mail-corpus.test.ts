@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrations, mailMessages } from '../src/db/schema';
 import { startIntegrations, type Harness } from './harness';
 import { ACCOUNT, CORPUS, deliver, figures, labelledMail, share, triage } from './mail-corpus/corpus';
+import { corpusPresent } from '@haven/kit/corpus';
 
 /*
  * "Needs reply" on real mail, with no model and no Gmail category labels: the public messages of
@@ -35,7 +35,7 @@ describe('reply triage on labelled mail', () => {
     },
   );
 
-  it.runIf(existsSync(CORPUS))(
+  it.runIf(corpusPresent(CORPUS))(
     'synced through the Google stand-in as Gmail holds it: on the held-out half, machines’ mail ≤5%, asks ≥95%, asks-nothing ≤20%, no sync error',
     async () => {
       h.google.state.consentAs = ACCOUNT;

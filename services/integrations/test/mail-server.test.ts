@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { ImapFlow } from 'imapflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { hasRadicale, startRadicale, type Radicale } from '../../../test/support
 import { integrations, mailMessages } from '../src/db/schema';
 import { startIntegrations, type Harness } from './harness';
 import { ACCOUNT, CORPUS, figures, labelledMail, share } from './mail-corpus/corpus';
+import { corpusPresent } from '@haven/kit/corpus';
 
 /*
  * A mail account connected by its servers, through the service's routes: Debian's Dovecot for IMAP
@@ -268,7 +268,7 @@ describe.runIf(hasDovecot())('a mail account by its servers (IMAP and SMTP)', ()
     expect(send.status).toBe(409);
   });
 
-  it.runIf(existsSync(CORPUS))(
+  it.runIf(corpusPresent(CORPUS))(
     'syncs the real corpus over IMAP with the Gmail figures: machines’ mail ≤5%, asks ≥95%, asks-nothing ≤20% on the held-out half',
     async () => {
       const mail = labelledMail().filter((m) => !m.file.startsWith('own/'));

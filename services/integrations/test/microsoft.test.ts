@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +5,7 @@ import { until } from '@haven/kit/testing';
 import { integrations, mailMessages } from '../src/db/schema';
 import { APP_URL, startIntegrations, type Harness } from './harness';
 import { ACCOUNT, CORPUS, figures, labelledMail, share } from './mail-corpus/corpus';
+import { corpusPresent } from '@haven/kit/corpus';
 
 /*
  * Microsoft 365 and Outlook.com through Microsoft Graph, against the Graph stand-in (built from
@@ -298,7 +298,7 @@ describe('Microsoft 365 and Outlook.com, through Microsoft Graph', () => {
     });
   });
 
-  it.runIf(existsSync(CORPUS))(
+  it.runIf(corpusPresent(CORPUS))(
     'syncs the real corpus over Graph with the Gmail figures: machines’ mail ≤5%, asks ≥95%, asks-nothing ≤20% on the held-out half',
     async () => {
       const mail = labelledMail().filter((m) => !m.file.startsWith('own/'));

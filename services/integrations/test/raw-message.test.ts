@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isReplyCandidate } from '../src/domain/mail/needs-reply';
 import { parseRawMessage } from '../src/domain/mail/raw-message';
 import { ACCOUNT, CORPUS, figures, labelledMail, share, triage } from './mail-corpus/corpus';
+import { corpusPresent } from '@haven/kit/corpus';
 
 /*
  * Mail read from its raw bytes, as an IMAP account gives it (parseRawMessage), decides as the same
@@ -42,7 +42,7 @@ describe('reading raw mail (IMAP) as Gmail’s shape is read', () => {
     expect(differing).toEqual([]);
   });
 
-  it.runIf(existsSync(CORPUS))(
+  it.runIf(corpusPresent(CORPUS))(
     'meets the figures on the held-out half: machines’ mail ≤5%, asks ≥95%, asks-nothing ≤20%',
     async () => {
       const results = [];

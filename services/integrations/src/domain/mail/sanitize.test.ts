@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sanitizeHtml from 'sanitize-html';
 import { describe, expect, it } from 'vitest';
 import { linkTarget, sanitiseMailHtml } from './sanitize';
+import { corpusPresent } from '@haven/kit/corpus';
 
 /**
  * The mail sanitiser on hostile HTML: the 475 public XSS vectors in ../shared/corpora/html
@@ -70,7 +71,7 @@ function problems(clean: string): string[] {
 }
 
 describe('the mail sanitiser on hostile HTML', () => {
-  it.runIf(existsSync(VECTORS))(
+  it.runIf(corpusPresent(VECTORS))(
     'leaves nothing active in any of the 475 public XSS vectors, and is stable',
     () => {
       const vectors = JSON.parse(readFileSync(VECTORS, 'utf8')) as Vector[];

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { Header } from 'tar';
@@ -11,6 +10,7 @@ import { REAL, filesUnder } from './formats/labelled.test-support';
 import { problemsOf, readAll, thoughtsOf } from './formats/memory-source.test-support';
 import { ImportLimitError, type ImportSource } from './source';
 import { isTar, openTarSource } from './tar-source';
+import { corpusPresent } from '@haven/kit/corpus';
 
 const blobOf = (bytes: Buffer): StoredBlob => ({
   id: 'tar',
@@ -104,7 +104,7 @@ describe('a tar read as an import source (a Joplin JEX)', () => {
 
   // The members of a real JEX export (notesnook-importer's test data), tarred as Joplin tars them.
   const jex = 'joplin/notesnook-jex/03_10_2022';
-  it.runIf(existsSync(path.join(REAL, jex)))('imports a real Joplin JEX uploaded as it is', async () => {
+  it.runIf(corpusPresent(path.join(REAL, jex)))('imports a real Joplin JEX uploaded as it is', async () => {
     const dir = path.join(REAL, jex);
     const source = await openTarSource(blobOf(await tarOfFolder(dir, filesUnder(dir))));
     const reader = detectFormat(source.entries);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { zipEntries } from '../../../../test/support/probe-zips';
 import { detectFormat } from './index';
 import { filesUnder, REAL } from './labelled.test-support';
 import { problemsOf, readAll, thoughtsOf } from './memory-source.test-support';
+import { corpusPresent } from '@haven/kit/corpus';
 
 /*
  * Every export in ../shared/corpora/import-real (real exports and other importers' own test files,
@@ -89,7 +90,7 @@ async function importOf(upload: Upload): Promise<{ format: string | null; items:
   return { format: reader?.format ?? null, items: reader ? await readAll(reader, source) : [] };
 }
 
-describe.runIf(existsSync(REAL))('real exports of other apps', () => {
+describe.runIf(corpusPresent(REAL))('real exports of other apps', () => {
   const figures: string[] = [];
 
   it.each(UPLOADS)(

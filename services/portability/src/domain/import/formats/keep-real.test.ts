@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ImportSource } from '../source';
 import { detectFormat } from './index';
@@ -14,6 +13,7 @@ import {
   type Score,
 } from './labelled.test-support';
 import { problemsOf, readAll } from './memory-source.test-support';
+import { corpusPresent } from '@haven/kit/corpus';
 
 /*
  * The five real Google Keep Takeouts of the corpus (SOURCES.md there), labelled by hand from their
@@ -128,7 +128,7 @@ async function scoreOf(upload: Export): Promise<Score> {
   return score(items, upload.labels);
 }
 
-describe.runIf(existsSync(REAL))('Google Keep Takeouts of the corpus, labelled', () => {
+describe.runIf(corpusPresent(REAL))('Google Keep Takeouts of the corpus, labelled', () => {
   const results: Record<'tuning' | 'held-out', Score[]> = { tuning: [], 'held-out': [] };
 
   for (const [half, uploads] of [

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import type { ImportItem, ImportSource } from '../source';
 import { openZipSource } from '../zip-source';
 import { detectFormat } from './index';
 import { memorySource, problemsOf, readAll, thoughtsOf } from './memory-source.test-support';
+import { corpusPresent } from '@haven/kit/corpus';
 
 /*
  * Markdown notes with front matter, and TextBundles, from ../shared/corpora/import-real (read in
@@ -200,47 +201,53 @@ const percent = (n: number, of: number) => `${((100 * n) / of).toFixed(1)}%`;
 const summary = (name: string, { notes, lost, titles, tags, dates }: Record<string, number>) =>
   `${name}: ${notes} notes, ${lost} lost, titles ${percent(titles!, notes!)}, tags ${percent(tags!, notes!)}, dates ${percent(dates!, notes!)}`;
 
-describe.runIf(existsSync(REAL))('Markdown notes with front matter, and TextBundles, of real exports', () => {
-  it.each(Object.entries(UPLOADS))('detects %s as %s and loses none of its notes', async (upload, format) => {
-    const { format: detected, items } = await importOf(upload);
-    expect(detected).toBe(format);
-    expect(problemsOf(items).filter((p) => p.outcome === 'failed')).toEqual([]);
-    expect(thoughtsOf(items).length).toBeGreaterThan(0);
-  });
-
-  it('labels every Markdown note and TextBundle of these uploads', async () => {
-    const labelled = new Set(
-      [...Object.keys(TUNING), ...Object.keys(HELD_OUT)].map((k) => k.normalize('NFC')),
+describe.runIf(corpusPresent(REAL))(
+  'Markdown notes with front matter, and TextBundles, of real exports',
+  () => {
+    it.each(Object.entries(UPLOADS))(
+      'detects %s as %s and loses none of its notes',
+      async (upload, format) => {
+        const { format: detected, items } = await importOf(upload);
+        expect(detected).toBe(format);
+        expect(problemsOf(items).filter((p) => p.outcome === 'failed')).toEqual([]);
+        expect(thoughtsOf(items).length).toBeGreaterThan(0);
+      },
     );
-    for (const upload of Object.keys(UPLOADS))
-      for (const t of thoughtsOf((await importOf(upload)).items))
-        expect(labelled.has(`${upload} → ${t.file}`.normalize('NFC')), t.file).toBe(true);
-  });
 
-  it('loses no note and gets ≥95% of titles, tags and dates right, tuning and held out', async () => {
-    const tuning = await score(TUNING);
-    const heldOut = await score(HELD_OUT);
-    console.log(
-      `${summary('tuning', tuning.figures)}\n${summary('held out', heldOut.figures)}`,
-      tuning.wrong,
-      heldOut.wrong,
-    );
-    for (const { figures } of [tuning, heldOut]) {
-      expect(figures.lost).toBe(0);
-      expect(figures.titles / figures.notes).toBeGreaterThanOrEqual(0.95);
-      expect(figures.dates / figures.notes).toBeGreaterThanOrEqual(0.95);
-      expect(figures.tags / figures.notes).toBeGreaterThanOrEqual(0.95);
-    }
-  });
+    it('labels every Markdown note and TextBundle of these uploads', async () => {
+      const labelled = new Set(
+        [...Object.keys(TUNING), ...Object.keys(HELD_OUT)].map((k) => k.normalize('NFC')),
+      );
+      for (const upload of Object.keys(UPLOADS))
+        for (const t of thoughtsOf((await importOf(upload)).items))
+          expect(labelled.has(`${upload} → ${t.file}`.normalize('NFC')), t.file).toBe(true);
+    });
 
-  it('says in the report what of a note’s front matter it could not read', async () => {
-    const { items } = await importOf('joplin/frontmatter-yaml');
-    const normalize = thoughtsOf(items).find((t) => t.file.endsWith('/normalize.md'))!;
-    expect(normalize.note).toMatch(
-      /^Line 4: The front matter is not valid YAML \(Tabs .*\): read line by line$/,
-    );
-    expect(normalize.thought.content).toBe('# norm\n\nnote body');
-    const numbers = thoughtsOf(items).find((t) => t.file.endsWith('/numbers.md'))!;
-    expect(numbers.note).toBeUndefined();
-  });
-});
+    it('loses no note and gets ≥95% of titles, tags and dates right, tuning and held out', async () => {
+      const tuning = await score(TUNING);
+      const heldOut = await score(HELD_OUT);
+      console.log(
+        `${summary('tuning', tuning.figures)}\n${summary('held out', heldOut.figures)}`,
+        tuning.wrong,
+        heldOut.wrong,
+      );
+      for (const { figures } of [tuning, heldOut]) {
+        expect(figures.lost).toBe(0);
+        expect(figures.titles / figures.notes).toBeGreaterThanOrEqual(0.95);
+        expect(figures.dates / figures.notes).toBeGreaterThanOrEqual(0.95);
+        expect(figures.tags / figures.notes).toBeGreaterThanOrEqual(0.95);
+      }
+    });
+
+    it('says in the report what of a note’s front matter it could not read', async () => {
+      const { items } = await importOf('joplin/frontmatter-yaml');
+      const normalize = thoughtsOf(items).find((t) => t.file.endsWith('/normalize.md'))!;
+      expect(normalize.note).toMatch(
+        /^Line 4: The front matter is not valid YAML \(Tabs .*\): read line by line$/,
+      );
+      expect(normalize.thought.content).toBe('# norm\n\nnote body');
+      const numbers = thoughtsOf(items).find((t) => t.file.endsWith('/numbers.md'))!;
+      expect(numbers.note).toBeUndefined();
+    });
+  },
+);

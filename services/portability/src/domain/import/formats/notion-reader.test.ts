@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ImportLimitError } from '../source';
@@ -6,6 +6,7 @@ import { detectFormat } from './index';
 import { REAL } from './labelled.test-support';
 import { memorySource, problemsOf, readAll, thoughtsOf } from './memory-source.test-support';
 import { notionReader } from './notion-reader';
+import { corpusPresent } from '@haven/kit/corpus';
 
 const ID = (n: number) => String(n).repeat(32).slice(0, 32);
 
@@ -80,7 +81,7 @@ describe('Notion', () => {
     await expect(readAll(notionReader, source)).rejects.toBeInstanceOf(ImportLimitError);
   });
 
-  it.runIf(existsSync(REAL))('reads the real Notion page of the corpus', async () => {
+  it.runIf(corpusPresent(REAL))('reads the real Notion page of the corpus', async () => {
     const name = 'Dyspepsia 5389002953cc46458768b37b378097e8.md';
     const source = memorySource({ [name]: readFileSync(path.join(REAL, 'other/notion-md', name)) });
     expect(detectFormat(source.entries)).toBe(notionReader);

@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ImportLimitError } from '../source';
 import { detectFormat } from './index';
 import { REAL, describeScore, score, zipSource, type Label } from './labelled.test-support';
 import { memorySource, problemsOf, readAll, thoughtsOf } from './memory-source.test-support';
 import { simplenoteReader } from './simplenote-reader';
+import { corpusPresent } from '@haven/kit/corpus';
 
 const NOTES_JSON = JSON.stringify(
   {
@@ -126,7 +126,7 @@ const EXPORTS: Array<{ half: string; zip: string; labels: Label[]; trashed: stri
   },
 ];
 
-describe.runIf(existsSync(REAL))('Simplenote exports of the corpus, labelled', () => {
+describe.runIf(corpusPresent(REAL))('Simplenote exports of the corpus, labelled', () => {
   it.each(EXPORTS)('$half: $zip', async ({ half, zip, labels, trashed }) => {
     const source = await zipSource(zip);
     expect(detectFormat(source.entries)?.format).toBe('simplenote');
