@@ -134,8 +134,9 @@ describe('the Assist screen and conversations at 390×844', () => {
           fades: style.maskImage !== 'none',
         };
       });
-      // A tile cut by the card must read as "more below": the list scrolls by rows, its edge faded.
-      if (layout.cut) expect(layout).toMatchObject({ scrolls: true, snaps: true, fades: true });
+      // Six tiles are more than the card holds at 390×844: the one cut by its edge reads as "more
+      // below", the list scrolling by rows with its edge faded.
+      expect(layout).toEqual({ cut: true, scrolls: true, snaps: true, fades: true });
       // At the end of the list the last tile is whole.
       await list.evaluate((ul) => ul.scrollTo({ top: ul.scrollHeight }));
       const lastWhole = await list.evaluate((ul) => {

@@ -112,8 +112,9 @@ describe('insights in Chromium at 390×844, no model configured', () => {
     const page = await openInsights('light');
     await page.getByRole('heading', { name: 'Summary' }).waitFor({ timeout: 15_000 });
     await page.getByRole('button', { name: 'Previous period' }).click();
-    await page
-      .getByText('Not enough thoughts recorded to generate meaningful insights.')
-      .waitFor({ timeout: 10_000 });
+    const empty = page.getByText('Not enough thoughts recorded to generate meaningful insights.');
+    await empty.waitFor({ timeout: 10_000 });
+    expect(await empty.isVisible()).toBe(true);
+    expect(await page.getByRole('heading', { name: 'Summary' }).count()).toBe(0);
   });
 });

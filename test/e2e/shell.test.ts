@@ -23,6 +23,8 @@ describe('the app shell in Chromium at 390×844', () => {
     // The welcome screen renders once the session check has answered: wait for it, don't peek.
     await page.getByRole('button', { name: 'Log in' }).waitFor();
     await page.getByRole('button', { name: 'Create account' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/welcome');
+    expect(await page.getByRole('button', { name: 'Log in' }).isVisible()).toBe(true);
     await page.screenshot({ path: shotPath('welcome-light') });
     await context.close();
   });
@@ -46,7 +48,9 @@ describe('the app shell in Chromium at 390×844', () => {
     const { context, page } = await phonePage(browser, product.url);
     for (const path of ['/settings', '/home', '/timeline', '/conversations/3']) {
       await page.goto(path);
-      await page.waitForURL('**/welcome');
+      // Said which path stayed, rather than a wait running out.
+      await page.waitForURL('**/welcome', { timeout: 10_000 }).catch(() => undefined);
+      expect(new URL(page.url()).pathname, `a visitor of ${path}`).toBe('/welcome');
     }
     await context.close();
   });
