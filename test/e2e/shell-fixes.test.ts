@@ -164,6 +164,38 @@ describe('shell fixes in Chromium at 390×844', () => {
     }
   });
 
+  it('says why the privacy settings did not load, beneath the spec’s words, and loads them on Try Again', async () => {
+    for (const scheme of SCHEMES) {
+      const { context, page } = await signedIn(scheme);
+      try {
+        let failing = true;
+        await page.route('**/api/user-preferences', (route) =>
+          failing && route.request().method() === 'GET'
+            ? route.fulfill({
+                status: 503,
+                contentType: 'application/json',
+                body: JSON.stringify({
+                  message: 'The database is busy. Please try again.',
+                  code: 'unavailable',
+                }),
+              })
+            : route.continue(),
+        );
+        await page.goto('/settings');
+        const alert = page.getByRole('alert').filter({ hasText: 'Failed to fetch user preferences' });
+        await alert.waitFor();
+        expect(await alert.innerText()).toContain('The database is busy. Please try again.');
+        await page.screenshot({ path: shotPath(`privacy-settings-error-${scheme}`) });
+        failing = false;
+        await alert.getByRole('button', { name: 'Try Again' }).click();
+        await alert.waitFor({ state: 'detached' });
+        expect(await page.getByRole('alert').filter({ hasText: 'Failed to fetch' }).count()).toBe(0);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
   it('writes the current year in the welcome footer', async () => {
     const { context, page } = await phonePage(stack.browser, origin);
     await page.clock.setFixedTime(new Date('2031-06-15T12:00:00'));

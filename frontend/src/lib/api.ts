@@ -52,12 +52,26 @@ export async function api(route: RouteContract, parts: object = {}): Promise<unk
   }
 }
 
+/** The HTTP error behind `error`: itself, or the cause a query function wrapped it in ('Failed to…'). */
+function httpErrorOf(error: unknown): HttpError | undefined {
+  for (let at = error, depth = 0; at instanceof Error && depth < 5; at = at.cause, depth++)
+    if (at instanceof HttpError) return at;
+  return undefined;
+}
+
+/** What the server said of the failure (behind a wrapper too), when it said anything. */
+export function serverMessageOf(error: unknown): string | undefined {
+  return httpErrorOf(error)?.body?.message;
+}
+
 /**
- * The most readable message for a caught error: the server's own message when it sent one. With a
- * `fallback`, anything else (a bodiless status, a network failure) reads as the fallback instead.
+ * The most readable message for a caught error: the server's own message when it sent one (also
+ * behind a query function's 'Failed to…' wrapper). With a `fallback`, anything else (a bodiless
+ * status, a network failure) reads as the fallback instead.
  */
 export function getErrorMessage(error: unknown, fallback?: string): string {
-  if (error instanceof HttpError && error.body) return error.body.message;
+  const said = serverMessageOf(error);
+  if (said !== undefined) return said;
   if (fallback !== undefined) return fallback;
   if (error instanceof Error) return error.message;
   return String(error);

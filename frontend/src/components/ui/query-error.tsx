@@ -6,6 +6,8 @@ import { cn } from '@/lib/utils';
 interface QueryErrorProps {
   /** What failed, as the spec words it ('Failed to load conversations'). */
   message: string;
+  /** Why, in the server's words, when it said (beneath the spec's words). */
+  detail?: string;
   /** Loads again (a query's `refetch`). */
   onRetry: () => unknown;
   /** While the retry runs, the button waits. */
@@ -17,7 +19,7 @@ interface QueryErrorProps {
  * In place of a list or panel that failed to load: the error and 'Try Again', announced with
  * role="alert". The one error/retry block of the SPA.
  */
-export function QueryError({ message, onRetry, retrying = false, className }: QueryErrorProps) {
+export function QueryError({ message, detail, onRetry, retrying = false, className }: QueryErrorProps) {
   return (
     <div
       role="alert"
@@ -30,6 +32,7 @@ export function QueryError({ message, onRetry, retrying = false, className }: Qu
         <CircleAlert aria-hidden="true" className="size-4 shrink-0" />
         {message}
       </p>
+      {detail && <p className="text-sm text-muted-foreground">{detail}</p>}
       <Button variant="outline" size="sm" onClick={() => void onRetry()} disabled={retrying}>
         <RotateCw aria-hidden="true" className={cn(retrying && 'animate-spin')} />
         Try Again

@@ -8,7 +8,7 @@ import { QueryError } from '@/components/ui/query-error';
 import { paths } from '@/config/paths';
 import { usePreferences } from '@/features/settings/api/get-preferences';
 import { PreferenceSwitch } from '@/features/settings/components/preference-switch';
-import { getErrorMessage } from '@/lib/api';
+import { serverMessageOf } from '@/lib/api';
 
 /** Settings → Privacy: the three confirmation and sharing flags, and the policy. */
 export function PrivacySettings() {
@@ -29,7 +29,8 @@ export function PrivacySettings() {
           )}
           {preferences.isError && (
             <QueryError
-              message={getErrorMessage(preferences.error, 'Failed to fetch user preferences')}
+              message="Failed to fetch user preferences"
+              detail={serverMessageOf(preferences.error)}
               onRetry={preferences.refetch}
             />
           )}
