@@ -96,7 +96,7 @@ export function createAccountSync({
     const done: { syncCursor?: string; accountEnc?: string } = {};
     try {
       if (row.type === 'email') {
-        const who = {
+        const mailbox = {
           integrationId: row.id,
           userId: row.userId,
           account: row.accountEnc ? cipher.decrypt(row.accountEnc, accountContext(row.userId)) : '',
@@ -105,11 +105,11 @@ export function createAccountSync({
         };
         const source = mailSourceOf(row);
         try {
-          done.syncCursor = await mail.sync(source, who);
+          done.syncCursor = await mail.sync(source, mailbox);
         } finally {
           await source.close?.();
         }
-        if (who.account) done.accountEnc = cipher.encrypt(who.account, accountContext(row.userId));
+        if (mailbox.account) done.accountEnc = cipher.encrypt(mailbox.account, accountContext(row.userId));
       } else if (row.type === 'calendar') {
         await syncCalendar({ repo: events, cipher }, calendarSourceOf(row), {
           integrationId: row.id,

@@ -15,24 +15,24 @@ export function createContacts(deps: { repo: ContactsRepository; secret: string 
   return {
     /** Records the recipients of the account's own messages among `messages`. */
     async rememberWrittenTo(
-      who: { integrationId: number; userId: number; account: string },
+      mailbox: { integrationId: number; userId: number; account: string },
       messages: Iterable<ParsedMessage>,
     ): Promise<void> {
-      if (!who.account) return;
+      if (!mailbox.account) return;
       const latest = new Map<string, Date>();
       for (const m of messages) {
-        if (m.fromAddress !== who.account) continue;
+        if (m.fromAddress !== mailbox.account) continue;
         for (const to of m.recipients) {
-          if (to === who.account) continue;
+          if (to === mailbox.account) continue;
           const seen = latest.get(to);
           if (!seen || seen < m.receivedAt) latest.set(to, m.receivedAt);
         }
       }
       await deps.repo.remember(
         [...latest].map(([address, at]) => ({
-          integrationId: who.integrationId,
-          userId: who.userId,
-          addressKey: keyOf(who.userId, address),
+          integrationId: mailbox.integrationId,
+          userId: mailbox.userId,
+          addressKey: keyOf(mailbox.userId, address),
           lastWrittenAt: at,
         })),
       );

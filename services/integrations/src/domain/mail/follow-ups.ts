@@ -123,14 +123,14 @@ export function createFollowUps({ repo, cipher, accounts }: FollowUpsDeps) {
      * are read in full (`read`), at most the last three of a thread.
      */
     async update(
-      who: Owner,
+      mailbox: Owner,
       threads: Array<[string, ThreadMessage[] | null]>,
       read: (ids: string[]) => Promise<ParsedMessage[]>,
     ): Promise<void> {
       const known = new Map(
         (
           await repo.inThreads(
-            who.integrationId,
+            mailbox.integrationId,
             threads.map(([id]) => id),
           )
         ).map((row) => [row.threadId, row]),
@@ -138,7 +138,7 @@ export function createFollowUps({ repo, cipher, accounts }: FollowUpsDeps) {
       const runs = new Map<string, ThreadMessage[]>();
       const unread: string[] = [];
       for (const [threadId, messages] of threads) {
-        const run = usersLastRun(messages ?? [], who.account);
+        const run = usersLastRun(messages ?? [], mailbox.account);
         if (run.length === 0) continue;
         runs.set(threadId, run);
         // A thread already waiting stays so while the user writes on (a nudge restarts the clock).
@@ -154,8 +154,8 @@ export function createFollowUps({ repo, cipher, accounts }: FollowUpsDeps) {
         if (!still && !run.some((m) => asked.has(m.id))) continue;
         const last = run.at(-1)!;
         rows.push({
-          integrationId: who.integrationId,
-          userId: who.userId,
+          integrationId: mailbox.integrationId,
+          userId: mailbox.userId,
           threadId,
           messageId: last.id,
           sentAt: new Date(last.internalDate),
@@ -167,13 +167,13 @@ export function createFollowUps({ repo, cipher, accounts }: FollowUpsDeps) {
               messageIdHeader: last.headers['message-id'],
               references: last.headers.references,
             } satisfies FollowUpData),
-            mailContext(who.userId),
+            mailContext(mailbox.userId),
           ),
         });
       }
       const waitingNow = new Set(rows.map((r) => r.threadId));
       await repo.removeThreads(
-        who.integrationId,
+        mailbox.integrationId,
         threads.map(([id]) => id).filter((id) => !waitingNow.has(id)),
       );
       await repo.upsert(rows);

@@ -55,26 +55,26 @@ export function createMailSync({ repo, cipher, log, llm, followUps, contacts }: 
   async function trackFollowUps(
     source: MailSource,
     read: ThreadReader,
-    who: MailAccount,
+    mailbox: MailAccount,
     threadIds: Set<string>,
     full = false,
   ): Promise<void> {
     const threads = await Promise.all(
       [...threadIds].map(async (id): Promise<[string, ThreadMessage[] | null]> => [id, await read(id, full)]),
     );
-    await followUps.update(who, threads, async (ids) => {
+    await followUps.update(mailbox, threads, async (ids) => {
       const missing = ids.filter((id) => !read.parsed.has(id));
       const fetched = await fetchMessages(source, missing);
       return [...ids.flatMap((id) => read.parsed.get(id) ?? []), ...fetched];
     });
   }
 
-  async function store(who: MailAccount, messages: ParsedMessage[]): Promise<void> {
+  async function store(mailbox: MailAccount, messages: ParsedMessage[]): Promise<void> {
     const rows = messages
       .filter((m) => m.labelIds.includes('INBOX'))
       .map((m) => ({
-        integrationId: who.integrationId,
-        userId: who.userId,
+        integrationId: mailbox.integrationId,
+        userId: mailbox.userId,
         messageId: m.messageId,
         threadId: m.threadId,
         receivedAt: m.receivedAt,
@@ -89,9 +89,9 @@ export function createMailSync({ repo, cipher, log, llm, followUps, contacts }: 
             references: m.references,
             hasRemoteImages: m.body?.hasRemoteImages,
           } satisfies CachedMail),
-          mailContext(who.userId),
+          mailContext(mailbox.userId),
         ),
-        bodyEnc: m.body ? cipher.encrypt(m.body.html, mailContext(who.userId)) : null,
+        bodyEnc: m.body ? cipher.encrypt(m.body.html, mailContext(mailbox.userId)) : null,
       }));
     await repo.upsert(rows);
   }
@@ -104,7 +104,7 @@ export function createMailSync({ repo, cipher, log, llm, followUps, contacts }: 
    */
   async function markReplies(
     read: ThreadReader,
-    who: MailAccount,
+    mailbox: MailAccount,
     threadIds: Set<string>,
     candidates: Map<string, ParsedMessage>,
   ): Promise<void> {
@@ -115,16 +115,16 @@ export function createMailSync({ repo, cipher, log, llm, followUps, contacts }: 
       [...threadIds].map(async (threadId) => {
         const messages = await read(threadId);
         if (!messages) return;
-        const last = threadAwaitsUser(messages, who.account);
+        const last = threadAwaitsUser(messages, mailbox.account);
         if (last && candidates.has(last)) awaiting.add(last);
       }),
     );
     const confirmed = await refine(
-      who,
+      mailbox,
       [...awaiting].map((id) => candidates.get(id)!),
     );
-    await repo.clearNeedsReply(who.integrationId, [...threadIds]);
-    await repo.markNeedsReply(who.integrationId, confirmed);
+    await repo.clearNeedsReply(mailbox.integrationId, [...threadIds]);
+    await repo.markNeedsReply(mailbox.integrationId, confirmed);
   }
 
   /**
@@ -133,7 +133,7 @@ export function createMailSync({ repo, cipher, log, llm, followUps, contacts }: 
    * It reads what the rules found (`signals`) and the sender's own new text, within what the user
    * allows to leave (the first 200 characters unless full content is on).
    */
-  async function refine(who: MailAccount, candidates: ParsedMessage[]): Promise<string[]> {
+  async function refine(mailbox: MailAccount, candidates: ParsedMessage[]): Promise<string[]> {
     const ids = candidates.map((m) => m.messageId);
     if (!llm || candidates.length === 0) return ids;
     const batch = candidates.slice(0, 30);
@@ -154,7 +154,7 @@ export function createMailSync({ repo, cipher, log, llm, followUps, contacts }: 
             from: m.from,
             subject: m.subject,
             signals: m.asks,
-            text: (m.ownText || m.snippet).slice(0, who.includeFullContent ? 2000 : 200),
+            text: (m.ownText || m.snippet).slice(0, mailbox.includeFullContent ? 2000 : 200),
           })),
         ),
         schema: z.object({ needsReply: z.array(z.string()) }),
@@ -164,7 +164,7 @@ export function createMailSync({ repo, cipher, log, llm, followUps, contacts }: 
       return [...batch.filter((m) => keep.has(m.messageId)).map((m) => m.messageId), ...ids.slice(30)];
     } catch (err) {
       log.warn(
-        { err, integrationId: who.integrationId },
+        { err, integrationId: mailbox.integrationId },
         'reply triage by the model failed; heuristics kept',
       );
       return ids;
@@ -190,10 +190,10 @@ export function createMailSync({ repo, cipher, log, llm, followUps, contacts }: 
     return listed.flatMap((m) => read.parsed.get(m.id) ?? byId.get(m.id) ?? []);
   }
 
-  async function full(source: MailSource, who: MailAccount): Promise<string> {
+  async function full(source: MailSource, mailbox: MailAccount): Promise<string> {
     const profile = await source.profile();
     // The account's own address decides which mail is the user's own; the caller stores it.
-    if (profile.address) who.account = profile.address;
+    if (profile.address) mailbox.account = profile.address;
     const listed = await source.inbox(WINDOW);
     const ids = listed.map((m) => m.id);
 
@@ -206,33 +206,33 @@ export function createMailSync({ repo, cipher, log, llm, followUps, contacts }: 
     const whole = new Set([...sentThreads, ...[...inInbox].filter(([, n]) => n > 1).map(([id]) => id)]);
     const read = threadReader(source);
     const messages = await readMessages(source, read, listed, whole);
-    await store(who, messages);
+    await store(mailbox, messages);
     // What is no longer in the inbox window leaves the cache.
-    await repo.keepOnly(who.integrationId, ids);
+    await repo.keepOnly(mailbox.integrationId, ids);
     const candidates = new Map(
-      messages.filter((m) => isReplyCandidate(m, who.account)).map((m) => [m.messageId, m]),
+      messages.filter((m) => isReplyCandidate(m, mailbox.account)).map((m) => [m.messageId, m]),
     );
-    await markReplies(read, who, new Set([...candidates.values()].map((m) => m.threadId)), candidates);
-    await trackFollowUps(source, read, who, sentThreads, true);
-    await followUps.keepOnly(who.integrationId, [...sentThreads]);
-    await contacts.rememberWrittenTo(who, read.parsed.values());
+    await markReplies(read, mailbox, new Set([...candidates.values()].map((m) => m.threadId)), candidates);
+    await trackFollowUps(source, read, mailbox, sentThreads, true);
+    await followUps.keepOnly(mailbox.integrationId, [...sentThreads]);
+    await contacts.rememberWrittenTo(mailbox, read.parsed.values());
     return profile.cursor;
   }
 
-  async function incremental(source: MailSource, who: MailAccount, cursor: string): Promise<string> {
+  async function incremental(source: MailSource, mailbox: MailAccount, cursor: string): Promise<string> {
     const { added, removed, touchedThreads, cursor: next } = await source.changes(cursor);
-    await repo.remove(who.integrationId, removed);
+    await repo.remove(mailbox.integrationId, removed);
     // A thread that got a message (the user's reply or nudge, the other side's answer) is read
     // whole, once: its new messages, its earlier candidates and its state, for the reply triage and
     // the follow-ups alike.
     const read = threadReader(source);
     const messages = await readMessages(source, read, added, touchedThreads);
-    await store(who, messages);
+    await store(mailbox, messages);
     for (const m of messages) touchedThreads.add(m.threadId);
     const candidates = new Map(
-      messages.filter((m) => isReplyCandidate(m, who.account)).map((m) => [m.messageId, m]),
+      messages.filter((m) => isReplyCandidate(m, mailbox.account)).map((m) => [m.messageId, m]),
     );
-    const cachedInThreads = await repo.idsInThreads(who.integrationId, [...touchedThreads]);
+    const cachedInThreads = await repo.idsInThreads(mailbox.integrationId, [...touchedThreads]);
     // Candidates of earlier runs keep their verdict unless the thread moved on: looked at again.
     const stillCached = cachedInThreads.filter((id) => !candidates.has(id));
     for (const m of await readMessages(
@@ -241,30 +241,30 @@ export function createMailSync({ repo, cipher, log, llm, followUps, contacts }: 
       stillCached.map((id) => ({ id })),
       new Set(),
     ))
-      if (isReplyCandidate(m, who.account)) candidates.set(m.messageId, m);
-    await markReplies(read, who, touchedThreads, candidates);
-    await trackFollowUps(source, read, who, touchedThreads);
-    await contacts.rememberWrittenTo(who, read.parsed.values());
-    await prune(who);
+      if (isReplyCandidate(m, mailbox.account)) candidates.set(m.messageId, m);
+    await markReplies(read, mailbox, touchedThreads, candidates);
+    await trackFollowUps(source, read, mailbox, touchedThreads);
+    await contacts.rememberWrittenTo(mailbox, read.parsed.values());
+    await prune(mailbox);
     return next;
   }
 
   /** Mail older than the window leaves the cache, and so does a question unanswered for as long. */
-  async function prune(who: MailAccount): Promise<void> {
+  async function prune(mailbox: MailAccount): Promise<void> {
     const before = new Date(Date.now() - MAIL_WINDOW_DAYS * 86_400_000);
-    await repo.prune(who.integrationId, before);
-    await followUps.prune(who.integrationId, before);
+    await repo.prune(mailbox.integrationId, before);
+    await followUps.prune(mailbox.integrationId, before);
   }
 
   return {
-    async sync(source: MailSource, who: MailAccount): Promise<string> {
-      if (!who.cursor) return full(source, who);
+    async sync(source: MailSource, mailbox: MailAccount): Promise<string> {
+      if (!mailbox.cursor) return full(source, mailbox);
       try {
-        return await incremental(source, who, who.cursor);
+        return await incremental(source, mailbox, mailbox.cursor);
       } catch (err) {
         if (!(err instanceof CursorExpired)) throw err;
-        log.info({ integrationId: who.integrationId }, 'sync cursor expired; full mail sync');
-        return full(source, who);
+        log.info({ integrationId: mailbox.integrationId }, 'sync cursor expired; full mail sync');
+        return full(source, mailbox);
       }
     },
   };
