@@ -73,6 +73,23 @@ function month(): { inbox: Buffer[]; sent: Buffer[] } {
   return { inbox, sent };
 }
 
+/** The auth and integrations services, as in production, behind a gateway; servers on loopback allowed. */
+async function integrationsBehindGateway(env: Record<string, string> = {}) {
+  const stack = await startTestServices([authService, integrationsService], {
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    MAIL_SERVERS_ALLOW_PRIVATE: '1',
+    ...env,
+  });
+  const service = stack.get('integrations');
+  const gateway = await startTestGateway(
+    stack.config,
+    { auth: stack.get('auth').url, integrations: service.url },
+    stack.get('auth').url,
+  );
+  return { stack, service, gateway };
+}
+
 /**
  * `accounts.sync` over IMAP against Debian's Dovecot (beside the Gmail figures of integrations.bench.ts):
  * the first sync of a month of mail and an incremental sync of 5 new messages, through the gateway.
@@ -85,17 +102,7 @@ export async function benchImap(): Promise<void> {
   }
   const dovecot = await startDovecot({ [ADDRESS]: PASSWORD });
   const smtp = await startSmtpSubmission(PASSWORD);
-  const stack = await startTestServices([authService, integrationsService], {
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    MAIL_SERVERS_ALLOW_PRIVATE: '1',
-  });
-  const service = stack.get('integrations');
-  const gateway = await startTestGateway(
-    stack.config,
-    { auth: stack.get('auth').url, integrations: service.url },
-    stack.get('auth').url,
-  );
+  const { stack, service, gateway } = await integrationsBehindGateway();
   const mailApp = new ImapFlow({
     host: dovecot.host,
     port: dovecot.port,
@@ -176,20 +183,11 @@ export async function benchImapPush(accounts = 100): Promise<void> {
   const users = Array.from({ length: accounts }, (_, i) => `watch${i}@example.com`);
   const dovecot = await startDovecot(Object.fromEntries(users.map((u) => [u, PASSWORD])));
   const smtp = await startSmtpSubmission(PASSWORD);
-  const stack = await startTestServices([authService, integrationsService], {
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    MAIL_SERVERS_ALLOW_PRIVATE: '1',
+  const { stack, service, gateway } = await integrationsBehindGateway({
     SYNC_INTERVAL_MS: '3600000',
     IMAP_IDLE_MAX: String(accounts),
     IMAP_WATCH_ROUND_MS: '500',
   });
-  const service = stack.get('integrations');
-  const gateway = await startTestGateway(
-    stack.config,
-    { auth: stack.get('auth').url, integrations: service.url },
-    stack.get('auth').url,
-  );
   const { redis, config } = service.deps;
   const watched = async () => (await redis.keys(`${config.REDIS_PREFIX}imap-watch:*`)).length;
   try {

@@ -175,7 +175,7 @@ export const graphLink = (link: string) => link.replace(/^https?:\/\/[^/]+\/[^/?
 
 export type GraphClient = ReturnType<typeof graphClient>;
 
-/** Whether an error is Graph's (or the token endpoint's) saying the item is not there. */
+/** Whether an error is Graph's saying the item is not there. */
 export const graphNotFound = (err: unknown) => (err as { statusCode?: number }).statusCode === 404;
 
 export const MICROSOFT_MESSAGES = {

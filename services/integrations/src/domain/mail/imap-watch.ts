@@ -82,27 +82,35 @@ export function createImapWatch(deps: ImapWatchDeps): Watcher & {
     });
   }
 
-  /** Renews what this process holds; lets go of what it no longer should watch. */
+  /** Renews what this process holds; lets go of what it no longer should watch. One read, one write. */
   async function keep(wanted: Set<number>): Promise<void> {
-    for (const id of [...held.keys()]) {
-      const ours = (await redis.get(keyOf(id))) === me;
-      if (!wanted.has(id) || !ours || !held.get(id)?.client.usable) await release(id);
-      else await redis.pexpire(keyOf(id), ttl());
-    }
+    const ids = [...held.keys()];
+    if (ids.length === 0) return;
+    const holders = await redis.mget(ids.map(keyOf));
+    const kept = ids.filter((id, i) => holders[i] === me && wanted.has(id) && held.get(id)?.client.usable);
+    await Promise.all(ids.filter((id) => !kept.includes(id)).map(release));
+    const renew = redis.pipeline();
+    for (const id of kept) renew.pexpire(keyOf(id), ttl());
+    await renew.exec();
   }
 
-  /** Takes accounts nobody watches, up to the bound. */
+  /** Takes accounts nobody watches, up to the bound: as many claims at once as places are free. */
   async function take(rows: IntegrationRow[]): Promise<void> {
-    for (const row of rows) {
-      if (held.size >= max || stopped) return;
-      if (held.has(row.id)) continue;
-      if ((await redis.set(keyOf(row.id), me, 'PX', ttl(), 'NX')) !== 'OK') continue;
-      try {
-        await watch(row);
-      } catch (err) {
-        // A server that does not answer now is polled; the next round tries again.
-        log.info({ err, integrationId: row.id }, 'IMAP IDLE not opened; the account is polled');
-        await release(row.id);
+    const candidates = rows.filter((row) => !held.has(row.id));
+    while (held.size < max && candidates.length > 0 && !stopped) {
+      const batch = candidates.splice(0, max - held.size);
+      const claim = redis.pipeline();
+      for (const row of batch) claim.set(keyOf(row.id), me, 'PX', ttl(), 'NX');
+      const answers = (await claim.exec()) ?? [];
+      for (const [i, row] of batch.entries()) {
+        if (answers[i]?.[1] !== 'OK') continue;
+        try {
+          await watch(row);
+        } catch (err) {
+          // A server that does not answer now is polled; the next round tries again.
+          log.info({ err, integrationId: row.id }, 'IMAP IDLE not opened; the account is polled');
+          await release(row.id);
+        }
       }
     }
   }
