@@ -8,6 +8,7 @@ import { integrationsContract } from './integrations';
 import { mailContract } from './mail';
 import { portabilityContract } from './portability';
 import { preferencesContract } from './preferences';
+import { pushContract } from './push';
 import { thoughtsContract } from './thoughts';
 import { workspaceContract } from './workspace';
 
@@ -25,6 +26,7 @@ export const PUBLIC_CONTRACTS: Record<string, Record<string, RouteContract>> = {
   mail: mailContract,
   calendar: calendarContract,
   workspace: workspaceContract,
+  push: pushContract,
   portability: portabilityContract,
   debug: debugContract,
 };

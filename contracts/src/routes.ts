@@ -40,6 +40,7 @@ export const ROUTE_TABLE: ReadonlyArray<{ prefix: string; service: ServiceName }
   { prefix: '/api/auth/microsoft', service: 'integrations' },
   { prefix: '/api/auth/slack', service: 'integrations' },
   { prefix: '/api/auth/notion', service: 'integrations' },
+  { prefix: '/api/push', service: 'integrations' },
 ];
 
 /**
@@ -63,6 +64,9 @@ export const PUBLIC_ROUTES: ReadonlyArray<string> = [
   '/api/auth/microsoft/callback',
   '/api/auth/slack/callback',
   '/api/auth/notion/callback',
+  // Gmail's Pub/Sub push and Graph's notifications: servers calling, each checked by its own secret.
+  '/api/push/google',
+  '/api/push/microsoft',
 ];
 
 /** True when `path` is `prefix` itself or lies below it (`/api/user` does not match `/api/users`). */

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { IMPORT_CONTENT_TYPES, portabilityContract } from '@haven/contracts/portability';
+import { pushContract } from '@haven/contracts/push';
 import { forbidden, unsupportedMediaType, type AppError } from '@haven/kit/errors';
 
 /** Methods that change nothing: the OAuth callbacks (top-level navigations from the provider) are GETs. */
@@ -51,6 +52,8 @@ export function crossSiteRefusal(
   if (!fromOwnSite(request.headers, site.appOrigin, site.https)) return forbidden(CROSS_SITE_MESSAGE);
   const type = mediaType(request.headers['content-type']);
   if (type === '' && !hasBody(request.headers)) return null;
+  // Graph checks a notification address with an empty POST marked text/plain: a server, not a page.
+  if (request.path === pushContract.microsoft.path && !hasBody(request.headers)) return null;
   const isImport = method === 'POST' && request.path === portabilityContract.startImport.path;
   const accepted = isImport ? IMPORT_CONTENT_TYPES : JSON_TYPES;
   if (accepted.includes(type)) return null;

@@ -62,6 +62,8 @@ class Account {
   readonly history: HistoryRecord[] = [];
   readonly events = new Map<string, Record<string, unknown>>();
   private seq = 0;
+  /** Told of each message stored, with its labels (the double's Gmail push). */
+  onStored?: (labelIds: string[], historyId: number) => void;
   constructor(readonly email: string) {}
 
   /** Adds a message to the inbox (or with the labels given), recorded in the history. */
@@ -123,6 +125,7 @@ class Account {
         { message: { id: message.id, threadId: message.threadId, labelIds: message.labelIds } },
       ],
     });
+    this.onStored?.(message.labelIds, this.historyId);
     return message;
   }
 
@@ -233,9 +236,45 @@ export async function startGoogleDouble(options: { accessTokenSeconds?: number }
   const accounts = new Map<string, Account>();
   const accountOf = (email: string) => {
     let account = accounts.get(email);
-    if (!account) accounts.set(email, (account = new Account(email)));
+    if (!account) {
+      accounts.set(email, (account = new Account(email)));
+      account.onStored = (labelIds, historyId) => publish(email, labelIds, historyId);
+    }
     return account;
   };
+  /**
+   * Gmail's push as Google documents it: `users.watch` names a Pub/Sub topic; a change to a watched
+   * label publishes `{ emailAddress, historyId }` there, and the topic's push subscription POSTs it,
+   * base64 in `message.data`, to its endpoint (set by the test, as an operator sets it in Cloud
+   * Console). A watch lasts 7 days.
+   */
+  const watches = new Map<string, { topicName: string; labelIds: string[]; expiration: number }>();
+  const pubsub = {
+    /** The push subscription's endpoint per topic (a URL with its token), as the test sets it. */
+    endpoints: new Map<string, string>(),
+    /** What each push delivery was answered. */
+    deliveries: [] as Array<{ emailAddress: string; status: number }>,
+  };
+  let published = 0;
+  function publish(email: string, labelIds: string[], historyId: number) {
+    const watch = watches.get(email);
+    if (!watch || watch.expiration < Date.now()) return;
+    if (watch.labelIds.length > 0 && !labelIds.some((l) => watch.labelIds.includes(l))) return;
+    const endpoint = pubsub.endpoints.get(watch.topicName);
+    if (!endpoint) return;
+    const data = Buffer.from(JSON.stringify({ emailAddress: email, historyId })).toString('base64');
+    const messageId = String(++published);
+    void fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        message: { data, messageId, message_id: messageId, publishTime: new Date().toISOString() },
+        subscription: `${watch.topicName.replace('/topics/', '/subscriptions/')}-push`,
+      }),
+    })
+      .then((res) => pubsub.deliveries.push({ emailAddress: email, status: res.status }))
+      .catch(() => pubsub.deliveries.push({ emailAddress: email, status: 0 }));
+  }
   const codes = new Map<string, Grant>();
   const grants = new Map<string, Grant>();
   const accessTokens = new Map<string, { grant: Grant; expiresAt: number }>();
@@ -273,6 +312,9 @@ export async function startGoogleDouble(options: { accessTokenSeconds?: number }
       return ['gmail.compose', 'gmail.send', 'gmail.modify'].filter(
         (s) => s !== 'gmail.send' || pathname.endsWith('/send'),
       );
+    // users.watch and users.stop take any of the reading scopes.
+    if (/^\/gmail\/v1\/users\/me\/(watch|stop)$/.test(pathname))
+      return ['gmail.readonly', 'gmail.modify', 'gmail.metadata'];
     if (pathname.startsWith('/gmail/v1/'))
       return method === 'GET' ? ['gmail.readonly', 'gmail.modify', 'gmail.metadata'] : ['gmail.modify'];
     if (pathname.startsWith('/calendar/v3/'))
@@ -396,6 +438,25 @@ export async function startGoogleDouble(options: { accessTokenSeconds?: number }
         historyId: String(account.historyId),
         messagesTotal: account.messages.size,
       });
+    if (req.method === 'POST' && gmail === 'watch') {
+      const asked = JSON.parse(body) as {
+        topicName?: string;
+        labelIds?: string[];
+        labelFilterBehavior?: string;
+      };
+      if (!asked.topicName || !/^projects\/[^/]+\/topics\/[^/]+$/.test(asked.topicName))
+        return json(res, 400, {
+          error: { code: 400, message: 'Invalid topicName', status: 'INVALID_ARGUMENT' },
+        });
+      const expiration = Date.now() + 7 * 24 * 3600_000;
+      watches.set(account.email, { topicName: asked.topicName, labelIds: asked.labelIds ?? [], expiration });
+      return json(res, 200, { historyId: String(account.historyId), expiration: String(expiration) });
+    }
+    if (req.method === 'POST' && gmail === 'stop') {
+      watches.delete(account.email);
+      res.writeHead(204);
+      return res.end();
+    }
     if (req.method === 'GET' && gmail === 'messages') {
       const label = url.searchParams.getAll('labelIds');
       const all = [...account.messages.values()]
@@ -520,6 +581,10 @@ export async function startGoogleDouble(options: { accessTokenSeconds?: number }
     },
     /** The Google account `email` (created empty on first use): its mailbox and calendar. */
     account: accountOf,
+    /** The mailboxes watched now (`users.watch`), by address. */
+    watches,
+    /** The Pub/Sub side of Gmail's push: the test names each topic's push endpoint. */
+    pubsub,
     /** Revokes a grant as the user would from their Google account page. */
     revokeAll() {
       for (const grant of grants.values()) grant.revoked = true;

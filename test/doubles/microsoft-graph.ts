@@ -106,8 +106,16 @@ class Account {
   oldestDelta = 0;
   constructor(readonly email: string) {}
 
+  /** Told of each change, as Graph's change notifications see it. */
+  onChange?: (
+    resource: 'messages' | 'events',
+    id: string,
+    changeType: 'created' | 'updated' | 'deleted',
+  ) => void;
+
   private record(folder: Folder, id: string, removed: boolean) {
     this.changes.push({ seq: ++this.seq, folder, id, removed });
+    this.onChange?.('messages', id, removed ? 'deleted' : 'created');
   }
 
   /** Stores a raw RFC 5322 message in a folder, in the conversation its In-Reply-To or References name. */
@@ -205,6 +213,7 @@ class Account {
       webLink: 'https://outlook.live.com/calendar/item',
     } as Record<string, unknown> & { id: string };
     this.events.set(stored.id, stored);
+    this.onChange?.('events', stored.id, 'created');
     return stored;
   }
 }
@@ -245,13 +254,61 @@ interface Grant {
   revoked: boolean;
 }
 
+/** A change-notification subscription, as Graph keeps it. */
+interface Subscription {
+  id: string;
+  account: string;
+  resource: string;
+  changeType: string;
+  notificationUrl: string;
+  lifecycleNotificationUrl?: string;
+  clientState?: string;
+  expirationDateTime: string;
+}
+
+/** Graph's longest subscription to Outlook messages or events: under 7 days. */
+const MAX_SUBSCRIPTION_MINUTES = 10_080;
+const TENANT = '9188040d-6c67-4c5b-b112-36a304b66dad';
+
+/**
+ * Graph's validation of a notification address: a POST with `validationToken`, text/plain, no body;
+ * the address must answer 200 with the token as text within 10 seconds.
+ */
+async function validates(address: string): Promise<boolean> {
+  const token = `Validation: Testing client application reachability for subscription Request-Id: ${newToken('r')}`;
+  const url = new URL(address);
+  url.searchParams.set('validationToken', token);
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+      signal: AbortSignal.timeout(10_000),
+    });
+    return res.status === 200 && (await res.text()) === token;
+  } catch {
+    return false;
+  }
+}
+
+/** Graph calls https addresses only; the stand-in also takes the loopback's, where tests listen. */
+const reachableAddress = (address: unknown) => {
+  if (typeof address !== 'string' || !URL.canParse(address)) return false;
+  const url = new URL(address);
+  return url.protocol === 'https:' || ['127.0.0.1', 'localhost'].includes(url.hostname);
+};
+
 export async function startGraphDouble(options: { accessTokenSeconds?: number } = {}) {
   const accounts = new Map<string, Account>();
   const accountOf = (email: string) => {
     let account = accounts.get(email);
-    if (!account) accounts.set(email, (account = new Account(email)));
+    if (!account) {
+      accounts.set(email, (account = new Account(email)));
+      account.onChange = (resource, id, changeType) => notify(email, resource, id, changeType);
+    }
     return account;
   };
+  const subscriptions = new Map<string, Subscription>();
+  const notifications: Array<{ subscriptionId: string; status: number; lifecycleEvent?: string }> = [];
   const codes = new Map<string, Grant>();
   const refreshTokens = new Map<string, Grant>();
   const accessTokens = new Map<string, { grant: Grant; expiresAt: number }>();
@@ -356,7 +413,8 @@ export async function startGraphDouble(options: { accessTokenSeconds?: number } 
 
   /** The scope a Graph call needs (any of them), as the API reference lists them. */
   const scopesFor = (method: string, path: string): string[] => {
-    if (path === '/me') return [];
+    // A subscription needs the scope of its resource, checked where it is created.
+    if (path === '/me' || path.startsWith('/subscriptions')) return [];
     if (path === '/me/sendMail') return ['Mail.Send'];
     if (path.startsWith('/me/mailFolders') || path.startsWith('/me/messages'))
       return method === 'GET' ? ['Mail.Read', 'Mail.ReadWrite'] : ['Mail.ReadWrite'];
@@ -395,8 +453,136 @@ export async function startGraphDouble(options: { accessTokenSeconds?: number } 
       );
     }
     const account = accountOf(entry.grant.account);
+    if (path.startsWith('/subscriptions'))
+      return subscriptionRoute(account, entry.grant, method, path, body, res);
     await route(account, method, path, url, body, req, res);
   });
+
+  /** POSTs one notification to an address, as Graph does (it expects 202), and records the answer. */
+  function deliver(address: string, item: Record<string, unknown>) {
+    void fetch(address, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ value: [item] }),
+    })
+      .then((res) => res.status)
+      .catch(() => 0)
+      .then((status) =>
+        notifications.push({
+          subscriptionId: String(item.subscriptionId),
+          status,
+          ...(item.lifecycleEvent ? { lifecycleEvent: String(item.lifecycleEvent) } : {}),
+        }),
+      );
+  }
+
+  /** A change to an account's messages or events, sent to each live subscription that covers it. */
+  function notify(email: string, resource: 'messages' | 'events', id: string, changeType: string) {
+    for (const sub of subscriptions.values()) {
+      if (sub.account !== email || sub.resource.toLowerCase() !== `me/${resource}`) continue;
+      if (!sub.changeType.split(',').includes(changeType)) continue;
+      if (Date.parse(sub.expirationDateTime) < Date.now()) continue;
+      const userId = email.replace(/\W/g, '');
+      deliver(sub.notificationUrl, {
+        subscriptionId: sub.id,
+        subscriptionExpirationDateTime: sub.expirationDateTime,
+        changeType,
+        resource: `Users/${userId}/${resource === 'messages' ? 'Messages' : 'Events'}/${id}`,
+        resourceData: {
+          '@odata.type': resource === 'messages' ? '#Microsoft.Graph.Message' : '#Microsoft.Graph.Event',
+          '@odata.id': `Users/${userId}/${resource === 'messages' ? 'Messages' : 'Events'}/${id}`,
+          id,
+        },
+        clientState: sub.clientState ?? null,
+        tenantId: TENANT,
+      });
+    }
+  }
+
+  /** The subscription routes: create (after validating its addresses), renew, delete. */
+  async function subscriptionRoute(
+    account: Account,
+    grant: Grant,
+    method: string,
+    path: string,
+    body: string,
+    res: ServerResponse,
+  ) {
+    const id = /^\/subscriptions\/([^/]+)$/.exec(path)?.[1];
+    const ends = (value: unknown) => {
+      const at = Date.parse(String(value));
+      return Number.isFinite(at) && at > Date.now() && at <= Date.now() + MAX_SUBSCRIPTION_MINUTES * 60_000;
+    };
+    const expired = () =>
+      graphError(
+        res,
+        400,
+        'InvalidRequest',
+        `Subscription expiration can only be ${MAX_SUBSCRIPTION_MINUTES} minutes in the future.`,
+      );
+    if (method === 'POST' && path === '/subscriptions') {
+      const asked = JSON.parse(body || '{}') as Partial<Subscription>;
+      const resource = asked.resource?.toLowerCase();
+      const needs =
+        resource === 'me/messages'
+          ? ['Mail.Read', 'Mail.ReadWrite']
+          : ['Calendars.Read', 'Calendars.ReadWrite'];
+      if (resource !== 'me/messages' && resource !== 'me/events')
+        return graphError(res, 400, 'InvalidRequest', `Resource '${asked.resource}' is not supported.`);
+      if (!needs.some((s) => grant.scopes.includes(s)))
+        return graphError(
+          res,
+          403,
+          'ExtensionError',
+          'Operation: Create; Exception: [Status Code: Forbidden]',
+        );
+      if (!asked.changeType || !asked.notificationUrl)
+        return graphError(res, 400, 'InvalidRequest', 'changeType and notificationUrl are required.');
+      if (!ends(asked.expirationDateTime)) return expired();
+      if (
+        !reachableAddress(asked.notificationUrl) ||
+        (asked.lifecycleNotificationUrl && !reachableAddress(asked.lifecycleNotificationUrl))
+      )
+        return graphError(res, 400, 'InvalidRequest', 'The notification URL must use https.');
+      for (const address of new Set([asked.notificationUrl, asked.lifecycleNotificationUrl].filter(Boolean)))
+        if (!(await validates(address!)))
+          return graphError(
+            res,
+            400,
+            'ValidationError',
+            'Subscription validation request failed. Notification endpoint must respond with 200 OK to validation request.',
+          );
+      const sub: Subscription = {
+        id: crypto.randomUUID(),
+        account: account.email,
+        resource: asked.resource!,
+        changeType: asked.changeType,
+        notificationUrl: asked.notificationUrl,
+        lifecycleNotificationUrl: asked.lifecycleNotificationUrl,
+        clientState: asked.clientState,
+        expirationDateTime: new Date(Date.parse(asked.expirationDateTime!)).toISOString(),
+      };
+      subscriptions.set(sub.id, sub);
+      const { account: _account, ...answer } = sub;
+      return json(res, 201, { '@odata.context': `${base}/v1.0/$metadata#subscriptions/$entity`, ...answer });
+    }
+    const sub = id ? subscriptions.get(id) : undefined;
+    if (!sub || sub.account !== account.email)
+      return graphError(res, 404, 'ResourceNotFound', `The object was not found.`);
+    if (method === 'PATCH') {
+      const asked = JSON.parse(body || '{}') as { expirationDateTime?: string };
+      if (!ends(asked.expirationDateTime)) return expired();
+      sub.expirationDateTime = new Date(Date.parse(asked.expirationDateTime!)).toISOString();
+      const { account: _account, ...answer } = sub;
+      return json(res, 200, answer);
+    }
+    if (method === 'DELETE') {
+      subscriptions.delete(sub.id);
+      res.writeHead(204);
+      return res.end();
+    }
+    return graphError(res, 405, 'MethodNotAllowed', 'The method is not allowed.');
+  }
 
   const base = server.base;
   const page = <T>(items: T[], url: URL, top: number) => {
@@ -628,6 +814,26 @@ export async function startGraphDouble(options: { accessTokenSeconds?: number } 
     },
     /** The Microsoft account `email` (created empty on first use): its mailbox and calendar. */
     account: accountOf,
+    /** The change-notification subscriptions Graph keeps, and each notification's delivery. */
+    subscriptions,
+    notifications,
+    /**
+     * Graph removes an account's subscriptions (an outage, a password change) and says so to each
+     * lifecycle address: `subscriptionRemoved`.
+     */
+    removeSubscriptions(email: string) {
+      for (const sub of [...subscriptions.values()].filter((s) => s.account === email)) {
+        subscriptions.delete(sub.id);
+        if (sub.lifecycleNotificationUrl)
+          deliver(sub.lifecycleNotificationUrl, {
+            subscriptionId: sub.id,
+            subscriptionExpirationDateTime: sub.expirationDateTime,
+            tenantId: TENANT,
+            clientState: sub.clientState ?? null,
+            lifecycleEvent: 'subscriptionRemoved',
+          });
+      }
+    },
     /** Withdraws every consent, as the user would at myaccount.microsoft.com › Apps. */
     revokeAll() {
       for (const grant of refreshTokens.values()) grant.revoked = true;

@@ -1,4 +1,5 @@
-import { appUrl as publicUrl } from '@haven/kit/config';
+import { appUrl as publicUrl, requireSettings } from '@haven/kit/config';
+import { createBlindIndex } from '@haven/kit/blind-index';
 import { deriveKey } from '@haven/kit/keys';
 import { createLlm } from '@haven/kit/llm';
 import { repoPath } from '@haven/kit/paths';
@@ -29,7 +30,12 @@ import {
   reachableOnly,
   serverAccountOf,
 } from './domain/mail/server-accounts';
-import { createImapWatch } from './domain/mail/imap-watch';
+import { createImapWatch, imapWatchKey } from './domain/mail/imap-watch';
+import type { PushChannel } from './domain/push/channel';
+import { gmailWatch } from './domain/push/gmail-watch';
+import { graphClientState, graphSubscriptions } from './domain/push/graph-subscriptions';
+import { createPush } from './domain/push/push';
+import { pushRoutes } from './routes/push.routes';
 import { caldavSource } from './domain/calendar/caldav-source';
 import type { MailSourceOf } from './domain/mail/source';
 import { createIntegrations } from './domain/integrations';
@@ -98,6 +104,45 @@ export const integrationsService: ServiceDefinition = {
       if (row.provider === 'microsoft') return graphCalendarSource(graphOf(row));
       return googleCalendarSource(calendarOf(accounts.authorised(row), config.GOOGLE_API_ROOT_URL));
     };
+    const changed = (row: IntegrationRow) =>
+      deps.uow.run(async (tx, emit) => {
+        const request = await accountRows.requestSync(tx, row.id);
+        if (request) await emit('accounts.sync', { integrationId: row.id, request });
+      });
+    const graphStateOf = graphClientState(deriveKey(config.INTERNAL_SECRET, 'graph-client-state'));
+    const gmailKeyOf = createBlindIndex(config.DATA_ENCRYPTION_KEY, 'gmail-push');
+    const push = createPush({
+      repo: accountRows,
+      channels: pushChannels(),
+      watched: async (row) =>
+        row.provider === 'imap' && (await deps.redis.exists(imapWatchKey(config.REDIS_PREFIX, row.id))) === 1,
+      changed,
+      gmailToken: config.GMAIL_PUSH_TOKEN,
+      gmailKeyOf,
+      graphClientStateOf: graphStateOf,
+      log,
+    });
+    /** The providers that push on this server: Gmail with a Pub/Sub topic, Graph with an https address. */
+    function pushChannels(): Record<string, PushChannel> {
+      const channels: Record<string, PushChannel> = {};
+      if (config.GMAIL_PUSH_TOPIC) {
+        requireSettings(config, ['GMAIL_PUSH_TOKEN']);
+        channels['google:email'] = gmailWatch(
+          (row) => gmailOf(accounts.authorised(row), config.GOOGLE_API_ROOT_URL),
+          config.GMAIL_PUSH_TOPIC,
+          gmailKeyOf,
+        );
+      }
+      const notificationUrl =
+        config.MICROSOFT_NOTIFICATION_URL ??
+        (appUrl.startsWith('https:') ? `${appUrl}/api/push/microsoft` : undefined);
+      if (notificationUrl) {
+        const graph = graphSubscriptions(graphOf, notificationUrl, graphStateOf);
+        channels['microsoft:email'] = graph;
+        channels['microsoft:calendar'] = graph;
+      }
+      return channels;
+    }
     const integrations = createIntegrations({
       repo: accountRows,
       messages,
@@ -112,6 +157,7 @@ export const integrationsService: ServiceDefinition = {
       mailSourceOf,
       calendarSourceOf,
       syncIntervalMs: config.SYNC_INTERVAL_MS,
+      stopPush: push.stop,
       log,
     });
     // Every call to a provider is measured where it leaves the process, whichever client makes it.
@@ -152,18 +198,16 @@ export const integrationsService: ServiceDefinition = {
       mailSourceOf,
       calendarSourceOf,
       workspace,
+      push,
       intervalMs: config.SYNC_INTERVAL_MS,
+      pushedIntervalMs: config.PUSH_SAFETY_INTERVAL_MS,
       log,
     });
     // Push for mail by its servers: IDLE on up to IMAP_IDLE_MAX inboxes per worker process.
     const imapWatch = createImapWatch({
       accounts: () => accountRows.watchable('imap'),
       open: (row) => openInbox(row, cipher, config.MAIL_SERVERS_ALLOW_PRIVATE),
-      changed: (row) =>
-        deps.uow.run(async (tx, emit) => {
-          const request = await accountRows.requestSync(tx, row.id);
-          if (request) await emit('accounts.sync', { integrationId: row.id, request });
-        }),
+      changed,
       redis: deps.redis,
       prefix: config.REDIS_PREFIX,
       max: config.IMAP_IDLE_MAX,
@@ -175,6 +219,7 @@ export const integrationsService: ServiceDefinition = {
       routes: [
         integrationsRoutes(integrations, serverAccounts, appUrl),
         ...assistRoutes(integrations, assist, workspace, followUps, contacts),
+        pushRoutes(push),
       ],
       jobs: [
         accountSyncJob(sync),

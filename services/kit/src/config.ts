@@ -111,6 +111,26 @@ export const ConfigSchema = z.object({
   IMAP_IDLE_MAX: withDefault(z.coerce.number().int().min(0).max(10_000), '500'),
   /** How often each worker brings its watched accounts up to date (new ones taken, dropped ones reopened). */
   IMAP_WATCH_ROUND_MS: withDefault(z.coerce.number().int().min(100).max(600_000), '15000'),
+  /**
+   * Push for Gmail: the Pub/Sub topic Gmail publishes each watched mailbox's changes to
+   * (`projects/<project>/topics/<topic>`, granted to gmail-api-push@system.gserviceaccount.com), and
+   * the secret the topic's push subscription carries in its endpoint URL
+   * (`<APP_URL>/api/push/google?token=<GMAIL_PUSH_TOKEN>`). Without both, Gmail is polled.
+   */
+  GMAIL_PUSH_TOPIC: optional(
+    z.string().regex(/^projects\/[^/]+\/topics\/[^/]+$/, 'must read projects/<project>/topics/<topic>'),
+  ),
+  GMAIL_PUSH_TOKEN: optional(z.string().min(16, 'must be at least 16 characters').max(256)),
+  /**
+   * Where Microsoft Graph sends change notifications: `<APP_URL>/api/push/microsoft` when APP_URL
+   * is https (Graph calls https only), or this address. Without one, Microsoft accounts are polled.
+   */
+  MICROSOFT_NOTIFICATION_URL: optional(url(['http:', 'https:'])),
+  /**
+   * How often an account whose provider pushes its changes is still synced, in case a notification
+   * was lost (never more often than SYNC_INTERVAL_MS).
+   */
+  PUSH_SAFETY_INTERVAL_MS: withDefault(z.coerce.number().int().min(1000).max(86_400_000), '3600000'),
   MICROSOFT_CLIENT_ID: optional(z.string().min(1)),
   MICROSOFT_CLIENT_SECRET: optional(z.string().min(1)),
   /**

@@ -176,6 +176,18 @@ export function integrationsRepository(db: Db) {
         )
         .orderBy(integrations.id),
 
+    /** Usable accounts of `provider` that its push notifications name by `pushKey`. */
+    pushedTo: (provider: string, pushKey: string): Promise<IntegrationRow[]> =>
+      db
+        .select()
+        .from(integrations)
+        .where(and(eq(integrations.provider, provider), eq(integrations.pushKey, pushKey), usable)),
+
+    /** Records the account's push (its key and end), or that nothing pushes for it (nulls). */
+    async setPush(id: number, push: { pushKey: string | null; pushExpiresAt: Date | null }): Promise<void> {
+      await db.update(integrations).set(push).where(byIdIs(id));
+    },
+
     /** Asks for one more sync of the account now, in the caller's transaction; answers the request. */
     async requestSync(tx: DbOrTx, id: number): Promise<number | undefined> {
       const [row] = await tx

@@ -48,10 +48,20 @@ export const integrations = integrationsSchema.table(
     lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
     /** Rate-limited syncs in a row (the backoff doubles with each). */
     syncBackoffs: integer('sync_backoffs').notNull().default(0),
+    /**
+     * How the provider's push notifications name this account: Graph's subscription id, or a keyed
+     * hash of a Gmail address (Pub/Sub names the mailbox by its address). Null while nothing pushes.
+     */
+    pushKey: text('push_key'),
+    /** When the provider stops pushing unless the watch or subscription is renewed. */
+    pushExpiresAt: timestamp('push_expires_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('integrations_user_provider_type_key').on(t.userId, t.provider, t.type)],
+  (t) => [
+    uniqueIndex('integrations_user_provider_type_key').on(t.userId, t.provider, t.type),
+    index('integrations_push_key_idx').on(t.provider, t.pushKey),
+  ],
 );
 
 /**

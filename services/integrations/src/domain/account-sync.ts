@@ -10,6 +10,7 @@ import { syncCalendar } from './calendar/sync';
 import type { CalendarSourceOf } from './calendar/source';
 import type { MailSourceOf } from './mail/source';
 import type { MailSync } from './mail/sync';
+import type { Push } from './push/push';
 import { workspaceProblem, type Workspace } from './workspace/workspace';
 
 /** The longest a rate-limited account waits before its next try. */
@@ -64,7 +65,11 @@ export interface AccountSyncDeps {
   /** A calendar account's source, by its provider. */
   calendarSourceOf: CalendarSourceOf;
   workspace: Workspace;
+  /** After a sync: the account's push kept up; whether its provider pushes its changes now. */
+  push: Pick<Push, 'keep'>;
   intervalMs: number;
+  /** How often an account whose changes are pushed is polled all the same. */
+  pushedIntervalMs: number;
   log: Logger;
 }
 
@@ -82,7 +87,9 @@ export function createAccountSync({
   mailSourceOf,
   calendarSourceOf,
   workspace,
+  push,
   intervalMs,
+  pushedIntervalMs,
   log,
 }: AccountSyncDeps) {
   async function sync(
@@ -94,12 +101,13 @@ export function createAccountSync({
     if (!row || !accounts.isConnected(row) || row.syncRequest > request) return;
     const settings = accounts.settingsOf(row);
     const done: { syncCursor?: string; accountEnc?: string } = {};
+    let address = row.accountEnc ? cipher.decrypt(row.accountEnc, accountContext(row.userId)) : '';
     try {
       if (row.type === 'email') {
         const mailbox = {
           integrationId: row.id,
           userId: row.userId,
-          account: row.accountEnc ? cipher.decrypt(row.accountEnc, accountContext(row.userId)) : '',
+          account: address,
           cursor: row.syncCursor,
           includeFullContent: settings.includeFullContent,
         };
@@ -110,6 +118,7 @@ export function createAccountSync({
           await source.close?.();
         }
         if (mailbox.account) done.accountEnc = cipher.encrypt(mailbox.account, accountContext(row.userId));
+        address = mailbox.account;
       } else if (row.type === 'calendar') {
         await syncCalendar({ repo: events, cipher }, calendarSourceOf(row), {
           integrationId: row.id,
@@ -141,7 +150,9 @@ export function createAccountSync({
       if (waitMs <= INLINE_RETRY_MAX_MS) await retryIn(waitMs);
       return;
     }
-    await repo.synced(row.id, done, new Date(Date.now() + intervalMs));
+    const pushed = row.type !== 'email' && row.type !== 'calendar' ? false : await push.keep(row, address);
+    const next = pushed ? Math.max(intervalMs, pushedIntervalMs) : intervalMs;
+    await repo.synced(row.id, done, new Date(Date.now() + next));
   }
 
   async function refresh({ integrationId, expiresAt }: JobPayload<'integrations.refresh'>): Promise<void> {

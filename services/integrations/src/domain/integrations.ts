@@ -15,7 +15,7 @@ import type { OutgoingEmailDraft, SendAnswer } from '@haven/contracts/mail';
 import type { FieldCipher } from '@haven/kit/crypto';
 import { badGateway, badRequest, unavailable } from '@haven/kit/errors';
 import type { Logger } from '@haven/kit/logger';
-import type { IntegrationsRepository } from '../db/integrations.repository';
+import type { IntegrationRow, IntegrationsRepository } from '../db/integrations.repository';
 import type { MailMessagesRepository } from '../db/mail-messages.repository';
 import { mailContext } from './contexts';
 import { CachedMail } from './mail/cached-mail';
@@ -47,6 +47,8 @@ export interface IntegrationsDeps {
   calendarSourceOf: CalendarSourceOf;
   /** How often a connected account is synced (the first sync follows the connection at once). */
   syncIntervalMs: number;
+  /** Stops the provider's push for an account that goes (a Gmail watch, a Graph subscription). */
+  stopPush(row: IntegrationRow): Promise<void>;
   log: Logger;
 }
 
@@ -63,6 +65,7 @@ export function createIntegrations({
   mailSourceOf,
   calendarSourceOf,
   syncIntervalMs,
+  stopPush,
   log,
 }: IntegrationsDeps) {
   const { present, owned, onAccount } = accounts;
@@ -172,6 +175,8 @@ export function createIntegrations({
     /** Disconnects: revokes the grant at the provider when it can, then deletes the account and its cache. */
     async remove(userId: number, id: number): Promise<void> {
       const row = await owned(userId, id);
+      // While the tokens still work: the push is stopped first.
+      await stopPush(row);
       const token = row.refreshTokenEnc ?? row.accessTokenEnc;
       const oauth = isOAuthProvider(row.provider) ? providers[row.provider] : undefined;
       if (token && oauth?.configured) {

@@ -15,6 +15,9 @@ import type { Logger } from '@haven/kit/logger';
 import type { Redis } from '@haven/kit/redis';
 import type { IntegrationRow } from '../../db/integrations.repository';
 
+/** The Redis key naming the process that watches account `id`. */
+export const imapWatchKey = (prefix: string, id: number) => `${prefix}imap-watch:${id}`;
+
 /** New mail seldom comes alone: changes within this are one sync. */
 const SETTLE_MS = 1_500;
 
@@ -49,7 +52,7 @@ export function createImapWatch(deps: ImapWatchDeps): Watcher & {
   const { redis, log, max } = deps;
   const me = randomUUID();
   const held = new Map<number, Held>();
-  const keyOf = (id: number) => `${deps.prefix}imap-watch:${id}`;
+  const keyOf = (id: number) => imapWatchKey(deps.prefix, id);
   const ttl = () => deps.everyMs * 3;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
