@@ -1,7 +1,5 @@
 import type { Insight, InsightQuery, InsightRange } from '@haven/contracts/insights';
 import type { PeriodStats } from '@haven/contracts/internal';
-import type { JobPayload } from '@haven/contracts/jobs';
-import type { Thought } from '@haven/contracts/thoughts';
 import type { FieldCipher } from '@haven/kit/crypto';
 import type { Db } from '@haven/kit/db';
 import { notFound } from '@haven/kit/errors';
@@ -9,34 +7,23 @@ import type { Llm } from '@haven/kit/llm';
 import type { Logger } from '@haven/kit/logger';
 import type { UnitOfWork } from '@haven/kit/unit-of-work';
 import {
-  beginGeneration,
   forgetInsight,
   findInsight,
   findReadyInsights,
   lastChange,
-  overduePending,
   requestGeneration,
   storeEmpty,
-  storeOutcome,
   type InsightRow,
   type PeriodKey,
 } from '../db/insights.repository';
 import { markChanged } from '../db/periods.repository';
-import { aiInsight } from './engine/ai';
-import { localInsight } from './engine/local';
 import type { InsightContent } from './engine/types';
-import { periodOf, periodsContaining, type Period } from './periods';
+import { createGeneration } from './generation';
+import { periodOf, periodsContaining } from './periods';
 import { contentContext } from './contexts';
+import type { InsightSources } from './sources';
 
-/** What the insights domain reads from other services, for one user at a time. */
-export interface InsightSources {
-  /** Count and latest change of the period's thoughts (the thoughts service). */
-  stats(userId: number, period: Period): Promise<PeriodStats>;
-  /** The period's thoughts, oldest first (the thoughts service). */
-  thoughts(userId: number, period: Period): Promise<Thought[]>;
-  /** Whether the user lets thought text reach a model (the auth service's preferences). */
-  includeThoughtContent(userId: number): Promise<boolean>;
-}
+export type { InsightSources } from './sources';
 
 /** What the insights domain is built from, once, by the composition root. */
 export interface InsightsDeps {
@@ -50,8 +37,6 @@ export interface InsightsDeps {
 
 /** A GET of a period generating for longer than this asks again (its job may be lost). */
 const PENDING_RETRY_SECONDS = 5 * 60;
-/** The reconciler queues again what has been pending for longer than this, under the same job id. */
-const RECONCILE_AFTER_SECONDS = 2 * 60;
 
 export type InsightAnswer = { status: 'ready'; insight: Insight } | { status: 'pending' };
 
@@ -150,78 +135,7 @@ export function createInsights({ db, uow, cipher, sources, llm, log }: InsightsD
       await markChanged(db, userId, periodsContaining(localDate), new Date(changedAt));
     },
 
-    /**
-     * The worker's part: reads the period's thoughts through the thoughts service, writes the insight
-     * with the model when one is configured and the user allows it (falling back to the local engine
-     * when the model fails), and stores it encrypted. Idempotent: a superseded or finished request
-     * does nothing.
-     */
-    async generate(job: JobPayload<'insights.generate'>): Promise<void> {
-      const period = periodOf(job.range, job.periodStart);
-      const key = { userId: job.userId, range: period.range, start: period.start };
-      if (!(await beginGeneration(db, key, job.request))) return;
-      // The fingerprint is read before the thoughts: a change in between shows as a mismatch later.
-      const stats = await sources.stats(job.userId, period);
-      const thoughts = await sources.thoughts(job.userId, period);
-      if (thoughts.length === 0) {
-        await storeOutcome(db, key, job.request, {
-          status: 'empty',
-          engine: null,
-          contentEnc: null,
-          sourceCount: 0,
-          sourceChangedAt: null,
-        });
-        return;
-      }
-      const input = { range: period.range, start: period.start, end: period.end, thoughts };
-      let engine: 'ai' | 'basic' = 'basic';
-      let content: InsightContent | undefined;
-      if (llm && (await sources.includeThoughtContent(job.userId))) {
-        try {
-          content = await aiInsight(llm, input);
-          engine = 'ai';
-        } catch (err) {
-          log.warn(
-            { err, range: period.range },
-            'the model could not write the insight; using the local engine',
-          );
-        }
-      }
-      content ??= localInsight(input);
-      await storeOutcome(db, key, job.request, {
-        status: 'ready',
-        engine,
-        contentEnc: cipher.encrypt(JSON.stringify(content), contentContext(job.userId)),
-        sourceCount: stats.count,
-        sourceChangedAt: stats.lastChangedAt ? new Date(stats.lastChangedAt) : null,
-      });
-    },
-
-    /** Every attempt failed: the insight is stored as failed, so the SPA offers a retry, not a spinner. */
-    async failed(job: JobPayload<'insights.generate'>): Promise<void> {
-      const period = periodOf(job.range, job.periodStart);
-      await storeOutcome(db, { userId: job.userId, range: period.range, start: period.start }, job.request, {
-        status: 'failed',
-        engine: null,
-        contentEnc: cipher.encrypt(
-          JSON.stringify({ summary: '', summaryReferences: [], themes: [], suggestions: [] }),
-          contentContext(job.userId),
-        ),
-        sourceCount: null,
-        sourceChangedAt: null,
-      });
-    },
-
-    /** Generations pending for too long: queued again under the same job id (the reconciler's query). */
-    async overdue(): Promise<Array<JobPayload<'insights.generate'>>> {
-      const rows = await overduePending(db, RECONCILE_AFTER_SECONDS);
-      return rows.map((r) => ({
-        userId: r.userId,
-        range: r.range as InsightRange,
-        periodStart: r.periodStart,
-        request: r.request,
-      }));
-    },
+    ...createGeneration({ db, cipher, sources, llm, log }),
   };
 }
 export type Insights = ReturnType<typeof createInsights>;
