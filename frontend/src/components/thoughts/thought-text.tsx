@@ -3,12 +3,44 @@ import { useRef, useState } from 'react';
 
 import { HighlightedParagraphs, Marked } from '@/components/thoughts/highlighted-text';
 import { LazyMarkdown, mayBeMarkdown } from '@/components/markdown/lazy-markdown';
-import { excerptAround, withoutMarkdownMarks } from '@/lib/highlight';
+import { excerptAround, withoutMarkdownMarks, type Excerpt } from '@/lib/highlight';
 import { cn } from '@/lib/utils';
 import { useClamped } from './use-clamped';
 
 /** A first match further in than this starts the folded card shortly before it, after "…". */
 const EXCERPT_FROM = 120;
+
+/**
+ * How search matches show: `plain` text (no Markdown syntax) is drawn with its matches marked; the
+ * `excerpt` is the words around the first match, for a Markdown note or a match far into plain text.
+ */
+function matchesOf(
+  text: string,
+  highlights: readonly Highlight[],
+): { plain: boolean; excerpt: Excerpt | null } {
+  const marked = highlights.length > 0;
+  const plain = marked && !mayBeMarkdown(text);
+  const firstMatch = Math.min(...highlights.map((h) => h.start));
+  const excerpt =
+    marked && (!plain || firstMatch > EXCERPT_FROM)
+      ? plain
+        ? excerptAround(text, highlights, { length: 600 })
+        : withoutMarkdownMarks(excerptAround(text, highlights))
+      : null;
+  return { plain, excerpt };
+}
+
+/** The line under a Markdown note that shows the words around its first match. */
+function MatchLine({ excerpt }: { excerpt: Excerpt }) {
+  return (
+    <p className="pointer-events-none line-clamp-2 border-l-2 border-mark pl-2 text-sm leading-relaxed text-muted-foreground">
+      <span className="sr-only">Match: </span>
+      {excerpt.cutStart && '…'}
+      <Marked text={excerpt.text} highlights={excerpt.highlights} />
+      {excerpt.cutEnd && '…'}
+    </p>
+  );
+}
 
 interface ThoughtTextProps {
   id: string;
@@ -33,15 +65,7 @@ export function ThoughtText({ id, text, lines, highlights = [], onExpandedChange
   const ref = useRef<HTMLDivElement>(null);
   const [expanded, setExpanded] = useState(false);
   const clamped = useClamped(ref, expanded);
-  const marked = highlights.length > 0;
-  const plain = marked && !mayBeMarkdown(text);
-  const firstMatch = Math.min(...highlights.map((h) => h.start));
-  const excerpt =
-    marked && (!plain || firstMatch > EXCERPT_FROM)
-      ? plain
-        ? excerptAround(text, highlights, { length: 600 })
-        : withoutMarkdownMarks(excerptAround(text, highlights))
-      : null;
+  const { plain, excerpt } = matchesOf(text, highlights);
   // Folded plain text that starts at its excerpt hides what is before it, so it can always be opened.
   const startsLate = plain && !expanded && excerpt !== null;
 
@@ -67,14 +91,7 @@ export function ThoughtText({ id, text, lines, highlights = [], onExpandedChange
       >
         {body}
       </div>
-      {excerpt && !plain && (
-        <p className="pointer-events-none line-clamp-2 border-l-2 border-mark pl-2 text-sm leading-relaxed text-muted-foreground">
-          <span className="sr-only">Match: </span>
-          {excerpt.cutStart && '…'}
-          <Marked text={excerpt.text} highlights={excerpt.highlights} />
-          {excerpt.cutEnd && '…'}
-        </p>
-      )}
+      {excerpt && !plain && <MatchLine excerpt={excerpt} />}
       {(clamped || expanded || startsLate) && (
         <button
           type="button"

@@ -1,3 +1,4 @@
+import type { MoreAnswer } from '@haven/contracts/workspace';
 import { ExternalLink, FileText, MessageSquare } from 'lucide-react';
 import { Link } from 'react-router-dom';
 
@@ -18,10 +19,8 @@ function ConnectLink({ provider, type, name }: { provider: string; type: string;
   );
 }
 
-/** Panel 2: Slack messages waiting for a reply and recent Notion pages, or prompts to connect them. */
-export function MorePanel() {
-  const { data, isPending, isError } = useDeferredQuery(useMore());
-  const manage = (
+function ManageIntegrationsLink() {
+  return (
     <Link
       to={paths.integrations.getHref()}
       className={cn(buttonVariants({ variant: 'outline', size: 'sm' }), 'self-start')}
@@ -29,53 +28,50 @@ export function MorePanel() {
       Manage Integrations
     </Link>
   );
-  if (isPending)
-    return (
-      <div className="flex flex-col gap-2" aria-label="Loading integrations">
-        <Skeleton className="h-12 w-full" />
-        <Skeleton className="h-12 w-full" />
-      </div>
-    );
-  // A provider this server has no client id for is not offered: connecting it cannot work.
-  const offerSlack = isError || data.slack.configured;
-  const offerNotion = isError || data.notion.configured;
-  if (isError || (!data.slack.connected && !data.notion.connected))
-    return (
-      <>
-        <p className="text-sm text-muted-foreground">
-          {offerSlack && offerNotion
-            ? 'Connect Slack to see mentions waiting for your reply, and Notion to see your recent pages.'
-            : offerSlack
-              ? 'Connect Slack to see mentions waiting for your reply.'
-              : offerNotion
-                ? 'Connect Notion to see your recent pages.'
-                : 'Slack and Notion are not set up on this server.'}
-        </p>
-        {(offerSlack || offerNotion) && (
-          <div className="flex flex-wrap gap-2">
-            {offerSlack && <ConnectLink provider="slack" type="messages" name="Slack" />}
-            {offerNotion && <ConnectLink provider="notion" type="documents" name="Notion" />}
-          </div>
-        )}
-        {manage}
-      </>
-    );
+}
+
+/** Neither Slack nor Notion is connected (or it is not known): what connecting them would show. */
+function ConnectPrompt({ offerSlack, offerNotion }: { offerSlack: boolean; offerNotion: boolean }) {
   return (
-    <div className="flex min-h-0 flex-1 flex-col gap-2 overflow-y-auto">
+    <>
+      <p className="text-sm text-muted-foreground">
+        {offerSlack && offerNotion
+          ? 'Connect Slack to see mentions waiting for your reply, and Notion to see your recent pages.'
+          : offerSlack
+            ? 'Connect Slack to see mentions waiting for your reply.'
+            : offerNotion
+              ? 'Connect Notion to see your recent pages.'
+              : 'Slack and Notion are not set up on this server.'}
+      </p>
+      {(offerSlack || offerNotion) && (
+        <div className="flex flex-wrap gap-2">
+          {offerSlack && <ConnectLink provider="slack" type="messages" name="Slack" />}
+          {offerNotion && <ConnectLink provider="notion" type="documents" name="Notion" />}
+        </div>
+      )}
+      <ManageIntegrationsLink />
+    </>
+  );
+}
+
+/** Slack mentions and direct messages waiting for a reply. */
+function SlackSection({ slack, offer }: { slack: MoreAnswer['slack']; offer: boolean }) {
+  return (
+    <>
       <h3 className="flex items-center gap-1.5 text-xs font-medium text-muted-foreground">
         <MessageSquare aria-hidden className="size-3.5" /> Slack
       </h3>
-      {!data.slack.connected ? (
-        offerSlack ? (
+      {!slack.connected ? (
+        offer ? (
           <ConnectLink provider="slack" type="messages" name="Slack" />
         ) : (
           <p className="text-sm text-muted-foreground">Not set up on this server</p>
         )
-      ) : data.slack.items.length === 0 ? (
+      ) : slack.items.length === 0 ? (
         <p className="text-sm text-muted-foreground">Nothing waiting for your reply</p>
       ) : (
         <ul className="flex flex-col gap-1" aria-label="Slack messages waiting for a reply">
-          {data.slack.items.map((item) => (
+          {slack.items.map((item) => (
             <li key={item.id} className="min-w-0 text-sm">
               <span className="flex items-center gap-2">
                 <span className="truncate font-medium">
@@ -90,20 +86,28 @@ export function MorePanel() {
           ))}
         </ul>
       )}
+    </>
+  );
+}
+
+/** The Notion pages shared with Haven, most recently edited first. */
+function NotionSection({ notion, offer }: { notion: MoreAnswer['notion']; offer: boolean }) {
+  return (
+    <>
       <h3 className="mt-1 flex items-center gap-1.5 text-xs font-medium text-muted-foreground">
         <FileText aria-hidden className="size-3.5" /> Notion
       </h3>
-      {!data.notion.connected ? (
-        offerNotion ? (
+      {!notion.connected ? (
+        offer ? (
           <ConnectLink provider="notion" type="documents" name="Notion" />
         ) : (
           <p className="text-sm text-muted-foreground">Not set up on this server</p>
         )
-      ) : data.notion.pages.length === 0 ? (
+      ) : notion.pages.length === 0 ? (
         <p className="text-sm text-muted-foreground">No pages shared with Haven yet</p>
       ) : (
         <ul className="flex flex-col" aria-label="Recent Notion pages">
-          {data.notion.pages.map((page) => (
+          {notion.pages.map((page) => (
             <li key={page.id}>
               <a
                 href={page.url}
@@ -121,7 +125,30 @@ export function MorePanel() {
           ))}
         </ul>
       )}
-      {manage}
+    </>
+  );
+}
+
+/** Panel 2: Slack messages waiting for a reply and recent Notion pages, or prompts to connect them. */
+export function MorePanel() {
+  const { data, isPending, isError } = useDeferredQuery(useMore());
+  if (isPending)
+    return (
+      <div className="flex flex-col gap-2" aria-label="Loading integrations">
+        <Skeleton className="h-12 w-full" />
+        <Skeleton className="h-12 w-full" />
+      </div>
+    );
+  // A provider this server has no client id for is not offered: connecting it cannot work.
+  const offerSlack = isError || data.slack.configured;
+  const offerNotion = isError || data.notion.configured;
+  if (isError || (!data.slack.connected && !data.notion.connected))
+    return <ConnectPrompt offerSlack={offerSlack} offerNotion={offerNotion} />;
+  return (
+    <div className="flex min-h-0 flex-1 flex-col gap-2 overflow-y-auto">
+      <SlackSection slack={data.slack} offer={offerSlack} />
+      <NotionSection notion={data.notion} offer={offerNotion} />
+      <ManageIntegrationsLink />
     </div>
   );
 }

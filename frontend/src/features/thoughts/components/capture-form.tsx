@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useId, useState, type FormEvent } from 'react';
 
 import type { CaptureCategory } from '@haven/contracts/common';
 import { MAX_CONTENT_LENGTH, type Thought } from '@haven/contracts/thoughts';
@@ -15,35 +15,21 @@ import { CategoryPicker } from '@/features/thoughts/components/category-picker';
 import { CharacterCount, COUNT_FROM } from '@/features/thoughts/components/character-count';
 import { ChatHint } from '@/features/thoughts/components/chat-hint';
 import { KeyboardPanel } from '@/features/thoughts/components/keyboard-panel';
-import { ModeSwitch, type CaptureMode } from '@/features/thoughts/components/mode-switch';
+import { ModeSwitch } from '@/features/thoughts/components/mode-switch';
 import { SubmitButton } from '@/features/thoughts/components/submit-button';
 import { VoicePanel } from '@/features/thoughts/components/voice-panel';
 import { useContentType } from '@/features/thoughts/hooks/use-content-type';
-import type { DiscardGuard } from '@/features/thoughts/hooks/use-discard-guard';
+import { useRegisterDiscardGuard, type DiscardGuard } from '@/features/thoughts/hooks/use-discard-guard';
+import { useCaptureInput } from '@/features/thoughts/hooks/use-capture-input';
 import {
   useSubmitCapture,
   type DiscardChat,
   type StartChat,
 } from '@/features/thoughts/hooks/use-submit-capture';
-import { useVoiceCapture } from '@/features/thoughts/hooks/use-voice-capture';
-import { rememberedMode, rememberMode } from '@/features/thoughts/lib/capture-mode';
 import { entryInstant, initialEntryDate, type EntryDate } from '@/features/thoughts/lib/entry-date';
 import { submitOnModEnter } from '@/features/thoughts/lib/submit-on-mod-enter';
-import { VOICE_PROBLEMS, type VoiceNotice } from '@/features/thoughts/lib/voice-problems';
 import { useDraft } from '@/hooks/use-draft';
-import { joinText } from '@/lib/join-text';
 import { useSignedInUserId } from '@/lib/signed-in-user';
-import { getSpeechRecognition } from '@/lib/speech-recognition';
-
-/** The mode a capture opens in: the last one chosen, or the keyboard where speech cannot work. */
-function openingMode(userId: number | null): { mode: CaptureMode; notice: VoiceNotice | null } {
-  const mode = rememberedMode(userId);
-  if (mode === 'voice' && !getSpeechRecognition()) {
-    const reaction = VOICE_PROBLEMS.unsupported;
-    return { mode: 'keyboard', notice: reaction.then === 'keyboard' ? reaction.notice : null };
-  }
-  return { mode, notice: null };
-}
 
 /**
  * The body of the capture dialog. It is mounted on every opening, so all fields start fresh (but
@@ -66,34 +52,19 @@ export function CaptureForm({
   day?: string;
 }) {
   const userId = useSignedInUserId();
-  const [opening] = useState(() => openingMode(userId));
-  const [mode, setMode] = useState<CaptureMode>(opening.mode);
-  const [notice, setNotice] = useState<VoiceNotice | null>(opening.notice);
-  const [text, setText] = useState('');
+  const { mode, notice, text, setText, fullText, voice, changeMode, editText } = useCaptureInput(userId);
   const [category, setCategory] = useState<CaptureCategory>('personal');
   const [when, setWhen] = useState<EntryDate | null>(() => initialEntryDate(day));
   // The user's own choice wins over the classifier for the rest of this capture.
   const [keptAsThought, setKeptAsThought] = useState(false);
   const countId = useId();
 
-  const toKeyboard = useCallback((why: VoiceNotice) => {
-    setNotice(why);
-    setMode('keyboard');
-  }, []);
-  const appendTranscript = useCallback((spoken: string) => setText((before) => joinText(before, spoken)), []);
-  const voice = useVoiceCapture({
-    voiceMode: mode === 'voice',
-    onTranscript: appendTranscript,
-    onFallback: toKeyboard,
-  });
-  // In voice mode the phrase still being recognised is shown, classified and saved with the rest.
-  const fullText = mode === 'voice' ? joinText(text, voice.interim) : text;
   const unsaved = fullText.trim() !== '';
   const draft = useDraft({
     slot: 'capture',
     text: fullText,
     unsaved,
-    onRestore: useCallback((kept: string) => setText((now) => (now.trim() === '' ? kept : now)), []),
+    onRestore: useCallback((kept: string) => setText((now) => (now.trim() === '' ? kept : now)), [setText]),
   });
   const { type: classified, analyzing } = useContentType(fullText);
   const type = keptAsThought ? 'thought' : classified;
@@ -107,38 +78,7 @@ export function CaptureForm({
   });
   const tooLong = fullText.length > MAX_CONTENT_LENGTH;
   const counted = fullText.length >= COUNT_FROM;
-
-  const latest = useRef({ unsaved, forget: draft.forget });
-  useEffect(() => {
-    latest.current = { unsaved, forget: draft.forget };
-  });
-  useEffect(() => {
-    guardRef.current = {
-      unsaved: () => latest.current.unsaved,
-      discard: () => void latest.current.forget(),
-    };
-    return () => {
-      guardRef.current = null;
-    };
-  }, [guardRef]);
-
-  function changeMode(next: CaptureMode) {
-    if (next === mode) return;
-    if (next === 'voice' && !voice.resume()) return;
-    if (next === 'keyboard') {
-      // Keep the unfinished phrase as typed text rather than losing it.
-      voice.discardInterim();
-      setText(fullText);
-    }
-    setNotice(null);
-    setMode(next);
-    rememberMode(userId, next);
-  }
-
-  function editText(value: string) {
-    voice.discardInterim();
-    setText(value);
-  }
+  useRegisterDiscardGuard(guardRef, { unsaved: () => unsaved, discard: () => void draft.forget() });
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

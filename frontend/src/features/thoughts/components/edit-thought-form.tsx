@@ -1,12 +1,11 @@
 import { MAX_CONTENT_LENGTH, type Thought } from '@haven/contracts/thoughts';
 import { Eye, PenLine, Trash2 } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useRef, useState, type FormEvent } from 'react';
 
-import { useDeleteThought } from '@/features/thoughts/api/delete-thought';
-import { useUpdateThought } from '@/features/thoughts/api/update-thought';
 import { TagEditor } from '@/features/thoughts/components/tag-editor';
 import { useAutosize } from '@/features/thoughts/hooks/use-autosize';
-import type { DiscardGuard } from '@/features/thoughts/hooks/use-discard-guard';
+import { useRegisterDiscardGuard, type DiscardGuard } from '@/features/thoughts/hooks/use-discard-guard';
+import { useEditThoughtActions } from '@/features/thoughts/hooks/use-edit-thought-actions';
 import { submitOnModEnter } from '@/features/thoughts/lib/submit-on-mod-enter';
 import { useDraft } from '@/hooks/use-draft';
 import { CATEGORY_OPTIONS } from '@/components/thoughts/thought-categories';
@@ -20,8 +19,38 @@ import { PendingButton } from '@/components/ui/pending-button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Textarea } from '@/components/ui/textarea';
 import { Toggle } from '@/components/ui/toggle';
-import { toast } from '@/hooks/use-toast';
-import { getErrorMessage } from '@/lib/api';
+
+/** The thought's category as tabs, each with its description under it. */
+function CategoryTabs({
+  value,
+  onChange,
+  disabled,
+}: {
+  value: ThoughtDraft['category'];
+  onChange: (category: ThoughtDraft['category']) => void;
+  disabled: boolean;
+}) {
+  return (
+    <Tabs
+      value={value}
+      onValueChange={(next) => onChange(next as ThoughtDraft['category'])}
+      className="gap-2"
+    >
+      <TabsList aria-label="Category">
+        {CATEGORY_OPTIONS.map((option) => (
+          <TabsTrigger key={option.value} value={option.value} disabled={disabled} className="px-2">
+            {option.label}
+          </TabsTrigger>
+        ))}
+      </TabsList>
+      {CATEGORY_OPTIONS.map((option) => (
+        <TabsContent key={option.value} value={option.value}>
+          <p className="px-1 text-sm text-muted-foreground">{option.description}</p>
+        </TabsContent>
+      ))}
+    </Tabs>
+  );
+}
 
 interface EditThoughtFormProps {
   thought: Thought;
@@ -45,53 +74,15 @@ export function EditThoughtForm({ thought, onClose, guardRef }: EditThoughtFormP
   });
   const area = useRef<HTMLTextAreaElement>(null);
   useAutosize(area, draft.content);
-  const latest = useRef({ draft, forget: kept.forget });
-  useEffect(() => {
-    latest.current = { draft, forget: kept.forget };
+  useRegisterDiscardGuard(guardRef, {
+    unsaved: () => changesOf(thought, draft) !== null,
+    discard: () => void kept.forget(),
   });
-  useEffect(() => {
-    guardRef.current = {
-      unsaved: () => changesOf(thought, latest.current.draft) !== null,
-      discard: () => void latest.current.forget(),
-    };
-    return () => {
-      guardRef.current = null;
-    };
-  }, [guardRef, thought]);
   const [confirming, setConfirming] = useState(false);
   // An imported Markdown note opens rendered, to read; its text is one tap away.
   const markdown = thought.format === 'markdown';
   const [reading, setReading] = useState(markdown);
-  const update = useUpdateThought({
-    mutationConfig: {
-      onSuccess: () => {
-        void kept.forget();
-        toast({ title: 'Thought updated', description: 'Your changes have been saved.' });
-        onClose();
-      },
-      onError: (error) =>
-        toast({
-          title: 'Failed to update thought',
-          description: getErrorMessage(error),
-          variant: 'destructive',
-        }),
-    },
-  });
-  const remove = useDeleteThought({
-    mutationConfig: {
-      onSuccess: () => {
-        void kept.forget();
-        toast({ title: 'Thought deleted', description: 'Your thought has been permanently removed.' });
-        onClose();
-      },
-      onError: (error) =>
-        toast({
-          title: 'Failed to delete thought',
-          description: getErrorMessage(error),
-          variant: 'destructive',
-        }),
-    },
-  });
+  const { update, remove } = useEditThoughtActions({ forget: kept.forget, onClose });
   const busy = update.isPending || remove.isPending;
   const blank = draft.content.trim() === '';
 
@@ -116,24 +107,11 @@ export function EditThoughtForm({ thought, onClose, guardRef }: EditThoughtFormP
         </DialogDescription>
       </DialogHeader>
 
-      <Tabs
+      <CategoryTabs
         value={draft.category}
-        onValueChange={(value) => setDraft((d) => ({ ...d, category: value as ThoughtDraft['category'] }))}
-        className="gap-2"
-      >
-        <TabsList aria-label="Category">
-          {CATEGORY_OPTIONS.map((option) => (
-            <TabsTrigger key={option.value} value={option.value} disabled={busy} className="px-2">
-              {option.label}
-            </TabsTrigger>
-          ))}
-        </TabsList>
-        {CATEGORY_OPTIONS.map((option) => (
-          <TabsContent key={option.value} value={option.value}>
-            <p className="px-1 text-sm text-muted-foreground">{option.description}</p>
-          </TabsContent>
-        ))}
-      </Tabs>
+        onChange={(category) => setDraft((d) => ({ ...d, category }))}
+        disabled={busy}
+      />
 
       {markdown && (
         <div role="group" aria-label="Note view" className="grid grid-cols-2 gap-1 rounded-xl bg-muted p-1">

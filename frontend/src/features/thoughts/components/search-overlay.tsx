@@ -86,26 +86,7 @@ function SearchPanel({
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  const pages = search.data?.pages;
-  const first = pages?.[0];
-  // The same array while the pages are the same, so typing does not draw the results again.
-  const hits = useMemo(() => {
-    const seen = new Set<number>();
-    return (pages ?? [])
-      .flatMap((page) => page.hits)
-      .filter(({ thought }) => !seen.has(thought.id) && !!seen.add(thought.id));
-  }, [pages]);
-  // Whether the user has any thought at all: known from the unfiltered list once it has loaded.
-  const everything = queryClient.getQueryData<{ pages: { total: number }[] }>(
-    searchThoughtsQueryKey(UNFILTERED),
-  );
-  // While the last results stand in for the next ones, their heading and note stay as they were.
-  const shownFiltering = useOfShownResults(filtering, search.isPlaceholderData);
-  const meaning = useOfShownResults(
-    filter.tag === null && filter.query.trim() !== '' ? (first?.meaning ?? null) : null,
-    search.isPlaceholderData,
-  );
-  const hasAny = filtering ? (everything?.pages[0]?.total ?? 1) > 0 : (first?.total ?? 0) > 0;
+  const { first, hits, shownFiltering, meaning, hasAny } = useShownResults(search, filter, filtering);
 
   return (
     <>
@@ -165,6 +146,39 @@ function SearchPanel({
       <EditThoughtDialog thought={editing} onClose={() => setEditing(null)} />
     </>
   );
+}
+
+/**
+ * What the results list shows of `search`: its hits (a thought once, though two pages hold it), the
+ * first page, the heading and note of the results on screen, and whether the user has any thought.
+ */
+function useShownResults(
+  search: ReturnType<typeof useSearchThoughts>,
+  filter: SearchFilter,
+  filtering: boolean,
+) {
+  const queryClient = useQueryClient();
+  const pages = search.data?.pages;
+  const first = pages?.[0];
+  // The same array while the pages are the same, so typing does not draw the results again.
+  const hits = useMemo(() => {
+    const seen = new Set<number>();
+    return (pages ?? [])
+      .flatMap((page) => page.hits)
+      .filter(({ thought }) => !seen.has(thought.id) && !!seen.add(thought.id));
+  }, [pages]);
+  // Whether the user has any thought at all: known from the unfiltered list once it has loaded.
+  const everything = queryClient.getQueryData<{ pages: { total: number }[] }>(
+    searchThoughtsQueryKey(UNFILTERED),
+  );
+  // While the last results stand in for the next ones, their heading and note stay as they were.
+  const shownFiltering = useOfShownResults(filtering, search.isPlaceholderData);
+  const meaning = useOfShownResults(
+    filter.tag === null && filter.query.trim() !== '' ? (first?.meaning ?? null) : null,
+    search.isPlaceholderData,
+  );
+  const hasAny = filtering ? (everything?.pages[0]?.total ?? 1) > 0 : (first?.total ?? 0) > 0;
+  return { first, hits, shownFiltering, meaning, hasAny };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 
@@ -51,4 +51,24 @@ export function useDiscardGuard({ close, title, description }: DiscardGuardOptio
     />
   );
   return { guardRef, requestClose, confirm };
+}
+
+/**
+ * A form's side of the guard: fills the dialog's `guardRef` while the form is mounted. The dialog
+ * asks `guard` as it was at the last render, so it may be a new object on every render.
+ */
+export function useRegisterDiscardGuard(guardRef: { current: DiscardGuard | null }, guard: DiscardGuard) {
+  const latest = useRef(guard);
+  useEffect(() => {
+    latest.current = guard;
+  });
+  useEffect(() => {
+    guardRef.current = {
+      unsaved: () => latest.current.unsaved(),
+      discard: () => latest.current.discard(),
+    };
+    return () => {
+      guardRef.current = null;
+    };
+  }, [guardRef]);
 }

@@ -59,6 +59,41 @@ async function toAudioData(blob: Blob): Promise<string | undefined> {
 }
 
 /**
+ * Undo of a capture sent as a chat: leaves the conversation it opened, deletes it, and saves the
+ * text as the thought it was meant to be. It runs after the dialog has closed, so it calls the
+ * API functions rather than the capture's mutations.
+ */
+function useUndoChat(discardChat: DiscardChat) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return async function undoChat(conversationId: number, thought: ApiBody<typeof thoughtsContract.create>) {
+    if (window.location.pathname === paths.conversation.getHref(conversationId)) navigate(-1);
+    try {
+      await discardChat(conversationId);
+    } catch (error) {
+      toast({
+        title: 'Error',
+        description: getErrorMessage(error, 'Failed to delete the conversation. Please try again.'),
+        variant: 'destructive',
+      });
+      return;
+    }
+    try {
+      await postThought(thought);
+      toast({ title: 'Thought saved', description: 'Your thought has been encrypted and saved.' });
+    } catch (error) {
+      toast({
+        title: 'Failed to save thought',
+        description: getErrorMessage(error, 'Failed to save your thought. Please try again.'),
+        variant: 'destructive',
+      });
+    } finally {
+      void queryClient.invalidateQueries({ queryKey: thoughtsQueryKey });
+    }
+  };
+}
+
+/**
  * Saves the captured entry as a thought, or, for a chat entry, starts a conversation with it and
  * opens that conversation. Empty text is refused unless a recording goes along (the
  * server then transcribes it); a voice entry without a recording is still saved, with a warning.
@@ -103,37 +138,7 @@ export function useSubmitCapture({
   });
   const navigate = useNavigate();
   const [preparing, setPreparing] = useState(false);
-
-  /**
-   * Undo of a capture sent as a chat: leaves the conversation it opened, deletes it, and saves the
-   * text as the thought it was meant to be. It runs after the dialog has closed, so it calls the
-   * API functions rather than this component's mutations.
-   */
-  async function undoChat(conversationId: number, thought: ApiBody<typeof thoughtsContract.create>) {
-    if (window.location.pathname === paths.conversation.getHref(conversationId)) navigate(-1);
-    try {
-      await discardChat(conversationId);
-    } catch (error) {
-      toast({
-        title: 'Error',
-        description: getErrorMessage(error, 'Failed to delete the conversation. Please try again.'),
-        variant: 'destructive',
-      });
-      return;
-    }
-    try {
-      await postThought(thought);
-      toast({ title: 'Thought saved', description: 'Your thought has been encrypted and saved.' });
-    } catch (error) {
-      toast({
-        title: 'Failed to save thought',
-        description: getErrorMessage(error, 'Failed to save your thought. Please try again.'),
-        variant: 'destructive',
-      });
-    } finally {
-      void queryClient.invalidateQueries({ queryKey: thoughtsQueryKey });
-    }
-  }
+  const undoChat = useUndoChat(discardChat);
 
   async function submit({ text, category, isVoice, collectAudio, type, date }: CaptureSubmission) {
     const content = text.trim();
