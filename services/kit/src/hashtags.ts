@@ -1,5 +1,6 @@
 import { MAX_TAG_LENGTH, MAX_TAGS } from '@haven/contracts/thoughts';
-import { ahead, blankSpans, proseLines } from './prose';
+import { proseLines } from './prose';
+import { ahead, blankSpans } from './prose-scan';
 
 /**
  * Tags as Obsidian reads them: `#tag` outside code, URLs, link targets and HTML; letters, digits,

@@ -50,6 +50,123 @@ class PublishFailed extends Error {
   }
 }
 
+/** What publishing needs: where the rows are, where they go, and the name of this relay's claims. */
+interface Publisher {
+  db: Db;
+  table: OutboxTable;
+  queues: QueueRegistry;
+  log: Logger;
+  publishTimeout: number;
+  /** Names this relay's claims (see `claimedBy`). */
+  relayId: string;
+}
+
+type OutboxRow = OutboxTable['$inferSelect'];
+
+/**
+ * Claims the next batch of pending rows for this relay, oldest first: unclaimed ones, ones whose
+ * claim has run out, and ones this relay claimed before (see `claimedBy`).
+ */
+async function claimBatch({ db, table, relayId }: Publisher): Promise<OutboxRow[]> {
+  const claimed = await db
+    .update(table)
+    .set({ claimedUntil: sql`now() + make_interval(secs => ${CLAIM_SECONDS})`, claimedBy: relayId })
+    .where(
+      inArray(
+        table.id,
+        db
+          .select({ id: table.id })
+          .from(table)
+          .where(
+            and(
+              isNull(table.sentAt),
+              or(
+                isNull(table.claimedUntil),
+                lt(table.claimedUntil, sql`now()`),
+                eq(table.claimedBy, relayId),
+              ),
+            ),
+          )
+          .orderBy(asc(table.id))
+          .limit(BATCH)
+          .for('update', { skipLocked: true }),
+      ),
+    )
+    .returning();
+  return claimed.sort((a, b) => a.id - b.id);
+}
+
+/** Adds the row's job under its stored id, then marks the row sent. */
+async function publishRow({ db, table, queues, publishTimeout }: Publisher, row: OutboxRow): Promise<void> {
+  // BullMQ waits for a lost connection rather than failing; bound it. If the add still lands
+  // later, it is the same job id, so nothing doubles.
+  await withTimeout(
+    queues.publish(row.queue as QueueName, row.jobId, {
+      payload: row.payload as JobPayload<QueueName>,
+      meta: jobMeta(row.requestId, row.traceparent),
+    }),
+    publishTimeout,
+    'queue add',
+  );
+  await db
+    .update(table)
+    .set({ sentAt: sql`now()`, claimedUntil: null, claimedBy: null })
+    .where(inArray(table.id, [row.id]));
+}
+
+/**
+ * A publication failed: the row counts the attempt and keeps its error, and it and the rest of the
+ * batch are released for the next round.
+ */
+async function releaseAfterFailure(
+  { db, table, log }: Publisher,
+  claimed: OutboxRow[],
+  row: OutboxRow,
+  err: unknown,
+): Promise<void> {
+  // When the database itself is gone these updates fail too; the rows stay claimed by this
+  // relay, which takes them back in its next round.
+  const pending = claimed.filter((r) => r.id >= row.id).map((r) => r.id);
+  await db
+    .update(table)
+    .set({
+      claimedUntil: null,
+      claimedBy: null,
+      attempts: sql`${table.attempts} + 1`,
+      lastError: (err as Error).message.slice(0, 500),
+    })
+    .where(inArray(table.id, [row.id]));
+  await db.update(table).set({ claimedUntil: null, claimedBy: null }).where(inArray(table.id, pending));
+  log.warn({ queue: row.queue, outboxId: row.id, err }, 'outbox publish failed; will retry');
+}
+
+/** Claims a batch and publishes it in order, stopping at the first failure. */
+async function publishBatch(publisher: Publisher): Promise<{ sent: number; failed: boolean; full: boolean }> {
+  const claimed = await claimBatch(publisher);
+  let sent = 0;
+  for (const row of claimed) {
+    try {
+      await publishRow(publisher, row);
+      sent++;
+    } catch (err) {
+      await releaseAfterFailure(publisher, claimed, row, err);
+      return { sent, failed: true, full: false };
+    }
+  }
+  return { sent, failed: false, full: claimed.length === BATCH };
+}
+
+/** Publishes everything pending, batch after batch; rejects with PublishFailed at a failed publication. */
+async function publishPending(publisher: Publisher): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const { sent, failed, full } = await publishBatch(publisher);
+    total += sent;
+    if (failed) throw new PublishFailed();
+    if (!full) return total;
+  }
+}
+
 /**
  * Moves outbox rows to their queues: claims a batch (so several instances never publish the same
  * row at once), adds each job under its stored id, and marks it sent. While Redis or the database is
@@ -69,7 +186,15 @@ export function startOutboxRelay(options: {
   const { db, table, queues, log } = options;
   const interval = options.intervalMs ?? 1000;
   const maxDelay = options.maxDelayMs ?? 10_000;
-  const publishTimeout = options.publishTimeoutMs ?? 5000;
+  const publisher: Publisher = {
+    db,
+    table,
+    queues,
+    log,
+    publishTimeout: options.publishTimeoutMs ?? 5000,
+    relayId: randomUUID(),
+  };
+  const flush = () => publishPending(publisher);
   let delay = interval;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
@@ -77,84 +202,6 @@ export function startOutboxRelay(options: {
   let again = false;
   /** Rounds failed in a row: the first is logged as a warning, the recovery as info. */
   let failures = 0;
-  /** Names this relay's claims (see `claimedBy`). */
-  const relayId = randomUUID();
-
-  async function publishBatch(): Promise<{ sent: number; failed: boolean; full: boolean }> {
-    const claimed = await db
-      .update(table)
-      .set({ claimedUntil: sql`now() + make_interval(secs => ${CLAIM_SECONDS})`, claimedBy: relayId })
-      .where(
-        inArray(
-          table.id,
-          db
-            .select({ id: table.id })
-            .from(table)
-            .where(
-              and(
-                isNull(table.sentAt),
-                or(
-                  isNull(table.claimedUntil),
-                  lt(table.claimedUntil, sql`now()`),
-                  eq(table.claimedBy, relayId),
-                ),
-              ),
-            )
-            .orderBy(asc(table.id))
-            .limit(BATCH)
-            .for('update', { skipLocked: true }),
-        ),
-      )
-      .returning();
-    claimed.sort((a, b) => a.id - b.id);
-    let sent = 0;
-    for (const row of claimed) {
-      try {
-        // BullMQ waits for a lost connection rather than failing; bound it. If the add still lands
-        // later, it is the same job id, so nothing doubles.
-        await withTimeout(
-          queues.publish(row.queue as QueueName, row.jobId, {
-            payload: row.payload as JobPayload<QueueName>,
-            meta: jobMeta(row.requestId, row.traceparent),
-          }),
-          publishTimeout,
-          'queue add',
-        );
-        await db
-          .update(table)
-          .set({ sentAt: sql`now()`, claimedUntil: null, claimedBy: null })
-          .where(inArray(table.id, [row.id]));
-        sent++;
-      } catch (err) {
-        // When the database itself is gone these updates fail too; the rows stay claimed by this
-        // relay, which takes them back in its next round.
-        const pending = claimed.filter((r) => r.id >= row.id).map((r) => r.id);
-        await db
-          .update(table)
-          .set({
-            claimedUntil: null,
-            claimedBy: null,
-            attempts: sql`${table.attempts} + 1`,
-            lastError: (err as Error).message.slice(0, 500),
-          })
-          .where(inArray(table.id, [row.id]));
-        await db.update(table).set({ claimedUntil: null, claimedBy: null }).where(inArray(table.id, pending));
-        log.warn({ queue: row.queue, outboxId: row.id, err }, 'outbox publish failed; will retry');
-        return { sent, failed: true, full: false };
-      }
-    }
-    return { sent, failed: false, full: claimed.length === BATCH };
-  }
-
-  async function flush(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const { sent, failed, full } = await publishBatch();
-      total += sent;
-      if (failed) throw new PublishFailed();
-      if (!full) return total;
-    }
-  }
 
   function schedule(ms: number) {
     if (stopped) return;

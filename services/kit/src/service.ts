@@ -2,131 +2,63 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { queuesConsumedBy } from '@haven/contracts/jobs';
-import type { ServiceName } from '@haven/contracts/routes';
 import { ConfigError, loadConfig, requireSettings, type Config } from './config';
-import { createFieldCipher, type FieldCipher } from './crypto';
+import { createFieldCipher } from './crypto';
 import { drizzleOf, openDatabase, pingDatabase, runMigrations, type DatabaseConnection, type Db } from './db';
 import { healthRouter } from './health';
 import { createServiceApp, type ContractRoutes } from './http';
-import {
-  createInternalClients,
-  serviceUrlsFrom,
-  type InternalClients,
-  type ServiceUrls,
-} from './internal-client';
+import { createInternalClients, serviceUrlsFrom } from './internal-client';
 import { createLogger, type Logger } from './logger';
 import { startTracing } from './tracing';
-import { createMetrics, type Metrics } from './metrics';
-import { deleteSentEvents, outboxBacklog, startOutboxRelay } from './outbox';
-import type { OutboxTable } from './outbox-table';
-import { assertJobRegistry, QueueRegistry, startWorkers, type JobDefinition, type WorkerSet } from './queue';
+import { createMetrics } from './metrics';
+import { deleteSentEvents, outboxBacklog, startOutboxRelay, type OutboxRelay } from './outbox';
 import {
-  startReconcilers,
-  type PeriodicTask,
-  type ReconcilerDefinition,
-  type Reconcilers,
-} from './reconciler';
+  assertJobRegistry,
+  QueueRegistry,
+  startWorkers,
+  type QueueConnection,
+  type WorkerSet,
+} from './queue';
+import { startReconcilers, type PeriodicTask } from './reconciler';
 import { checkEvictionPolicy, connectRedis, createRedis, type Redis } from './redis';
-import { createUnitOfWork, type UnitOfWork } from './unit-of-work';
+import { createUnitOfWork } from './unit-of-work';
 
-/** What a service's domain is built from; wired once, passed in, never imported globally. */
-export interface ServiceDeps {
-  config: Config;
-  log: Logger;
-  db: Db;
-  /** The connection behind `db` (a backup reads the whole database through it). */
-  connection: DatabaseConnection;
-  redis: Redis;
-  queues: QueueRegistry;
-  cipher: FieldCipher;
-  /** Writes data and its outbox events in one transaction, and publishes them after the commit. */
-  uow: UnitOfWork;
-  /** Typed clients for other services' internal routes, signed as this service. */
-  internal: InternalClients;
-  /** This service's Prometheus series (its own registry, served at `/metrics`). */
-  metrics: Metrics;
-}
+import type {
+  RunningService,
+  ServiceDefinition,
+  ServiceDeps,
+  ServiceParts,
+  StartOptions,
+} from './service-definition';
 
-/** What the composition root hands the runner: the routes to mount and the queue tasks to run. */
-export interface ServiceParts {
-  routes: ContractRoutes[];
-  jobs: JobDefinition[];
-  /** Queries that find work whose job was lost, and queue it again (run where workers run). */
-  reconcilers?: ReconcilerDefinition[];
-  /** Periodic work (sweeps, clean-ups): once per interval across replicas, where workers run. */
-  periodic?: PeriodicTask[];
-  /**
-   * Long-lived work of each process that runs workers (held connections that wait for a provider's
-   * push), started with the workers and stopped before them.
-   */
-  watchers?: Watcher[];
-  /** Runs when the service stops, before its connections close. */
-  close?(): Promise<void>;
-}
+export type {
+  RunningService,
+  ServiceDefinition,
+  ServiceDeps,
+  ServiceParts,
+  StartOptions,
+  Watcher,
+} from './service-definition';
 
-/** Work a worker process keeps running (see `ServiceParts.watchers`). */
-export interface Watcher {
-  name: string;
-  start(): void;
-  stop(): Promise<void>;
-}
-
-/** A service as the runner sees it: its name, migrations, outbox and composition root. */
-export interface ServiceDefinition {
-  name: ServiceName;
-  /** Absolute path of the drizzle-kit migrations folder. */
-  migrationsFolder: string;
-  outboxTable: OutboxTable;
-  /** Settings this service cannot run without, beyond those every service needs. */
-  requires?: ReadonlyArray<keyof Config>;
-  /** JSON body limit of the service, e.g. '15mb' where audio is uploaded. */
-  jsonLimit?: string;
-  /** The composition root: builds the domain once from the dependencies, for routes and jobs alike. */
-  build(deps: ServiceDeps): ServiceParts;
-}
-
-export interface RunningService {
-  name: ServiceName;
-  url: string;
-  port: number;
-  deps: ServiceDeps;
-  server: Server;
-  workers?: WorkerSet;
-  reconcilers?: Reconcilers;
-  /** Stops in order: stop accepting, finish jobs, stop the relay, close connections. */
-  close(): Promise<void>;
-}
-
-export interface StartOptions {
-  config: Config;
-  port?: number;
-  host?: string;
-  /** A connection opened by the caller (the all-in-one launcher shares one PGlite). */
-  database?: DatabaseConnection;
-  log?: Logger;
-  runWorkers?: boolean;
-  /** Where the other services are; defaults to the *_URL settings. */
-  serviceUrls?: ServiceUrls;
-}
-
-/**
- * Starts a service: settings checked, database migrated, Redis, queues, outbox relay, the domain
- * built once, its workers and the HTTP server. Resolves once it is listening.
- */
-export async function startService(def: ServiceDefinition, options: StartOptions): Promise<RunningService> {
-  const { config } = options;
-  requireSettings(config, def.requires ?? []);
-  const log = options.log ?? createLogger({ name: def.name, level: config.LOG_LEVEL });
-  const ownsDatabase = !options.database;
-  const conn =
-    options.database ?? (await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, log }));
+/** The database: the caller's connection, or one opened here (then closed here too); migrated. */
+async function openStorage(
+  def: ServiceDefinition,
+  config: Config,
+  log: Logger,
+  database?: DatabaseConnection,
+) {
+  const ownsDatabase = !database;
+  const conn = database ?? (await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, log }));
   await runMigrations(conn, def.name, def.migrationsFolder);
-  const db = drizzleOf(conn);
+  return { conn, db: drizzleOf(conn), ownsDatabase };
+}
 
+/** Redis, checked, and the queues and the outbox relay over it. */
+async function connectQueues(def: ServiceDefinition, config: Config, log: Logger, db: Db) {
   const redis = createRedis(config.REDIS_URL);
   await connectRedis(redis, config.REDIS_URL);
   await checkEvictionPolicy(redis, log);
-  const connection = {
+  const connection: QueueConnection = {
     redisUrl: config.REDIS_URL,
     prefix: config.REDIS_PREFIX,
     backoffMs: config.JOB_BACKOFF_MS,
@@ -134,12 +66,26 @@ export async function startService(def: ServiceDefinition, options: StartOptions
   };
   const queues = new QueueRegistry(connection);
   const relay = startOutboxRelay({ db, table: def.outboxTable, queues, log });
+  return { redis, connection, queues, relay };
+}
+
+/** What the composition root builds the domain from. */
+function serviceDeps(
+  def: ServiceDefinition,
+  options: StartOptions,
+  opened: Pick<ServiceDeps, 'log' | 'db' | 'redis' | 'queues'> & {
+    conn: DatabaseConnection;
+    relay: OutboxRelay;
+  },
+): ServiceDeps {
+  const { config } = options;
+  const { log, db, conn, redis, queues, relay } = opened;
   const metrics = createMetrics(def.name, {
     queues: () => queues.counts(queuesConsumedBy(def.name)),
     outbox: () => outboxBacklog(db, def.outboxTable),
   });
   const urls = options.serviceUrls ?? (() => serviceUrlsFrom(config));
-  const deps: ServiceDeps = {
+  return {
     config,
     log,
     db,
@@ -154,30 +100,47 @@ export async function startService(def: ServiceDefinition, options: StartOptions
     internal: createInternalClients({ secret: config.INTERNAL_SECRET, caller: def.name, urls }),
     metrics,
   };
+}
 
-  const parts = def.build(deps);
-  assertJobRegistry(def.name, parts.jobs);
-  const runWorkers = options.runWorkers ?? config.RUN_WORKERS;
+/** Every service keeps its outbox small: published events go after the retention period. */
+const outboxCleanup = (def: ServiceDefinition, { db, log }: ServiceDeps): PeriodicTask => ({
+  name: `${def.name}-outbox-cleanup`,
+  everyMs: 3_600_000,
+  run: async () => {
+    const deleted = await deleteSentEvents(db, def.outboxTable);
+    if (deleted) log.info({ deleted }, 'published outbox events deleted');
+  },
+});
+
+/** Where workers run: the workers, the reconcilers and periodic tasks, and the watchers, started. */
+function startBackground(
+  def: ServiceDefinition,
+  parts: ServiceParts,
+  deps: ServiceDeps,
+  queueing: { connection: QueueConnection; runWorkers: boolean },
+) {
+  const { config, log, metrics, queues, redis } = deps;
+  const { connection, runWorkers } = queueing;
   const workers =
     runWorkers && parts.jobs.length > 0 ? startWorkers(parts.jobs, connection, log, metrics) : undefined;
-  // Every service keeps its outbox small: published events go after the retention period.
-  const periodic: PeriodicTask[] = [
-    ...(parts.periodic ?? []),
-    {
-      name: `${def.name}-outbox-cleanup`,
-      everyMs: 3_600_000,
-      run: async () => {
-        const deleted = await deleteSentEvents(db, def.outboxTable);
-        if (deleted) log.info({ deleted }, 'published outbox events deleted');
-      },
-    },
-  ];
+  const periodic: PeriodicTask[] = [...(parts.periodic ?? []), outboxCleanup(def, deps)];
   const reconcilers = runWorkers
     ? startReconcilers(parts.reconcilers ?? [], { queues, redis, prefix: config.REDIS_PREFIX, log }, periodic)
     : undefined;
   const watchers = runWorkers ? (parts.watchers ?? []) : [];
   for (const watcher of watchers) watcher.start();
+  return { workers, reconcilers, watchers };
+}
 
+/** The HTTP server: health, metrics and (where the API runs) the routes; resolves once it listens. */
+async function listen(
+  def: ServiceDefinition,
+  options: StartOptions,
+  deps: ServiceDeps,
+  routes: ContractRoutes[],
+  workers: WorkerSet | undefined,
+): Promise<{ server: Server; port: number }> {
+  const { config, log, db, redis, metrics } = deps;
   const app = createServiceApp({
     name: def.name,
     log,
@@ -191,40 +154,82 @@ export async function startService(def: ServiceDefinition, options: StartOptions
       // The workers hold Redis connections of their own: one that is lost stops the jobs alone.
       ...(workers ? { workers: () => workers.ready() } : {}),
     }),
-    routes: config.RUN_API ? parts.routes : [],
+    routes: config.RUN_API ? routes : [],
   });
   const server = app.listen(options.port ?? config.PORT ?? 0, options.host ?? '127.0.0.1');
   server.keepAliveTimeout = 65_000;
   await once(server, 'listening');
   const port = (server.address() as AddressInfo).port;
   log.info({ port, workers: workers?.workers.length ?? 0 }, `${def.name} service listening`);
+  return { server, port };
+}
 
+/** Stops in order, once however often it is called: stop accepting, finish jobs, stop the relay, close connections. */
+function closer(running: {
+  server: Server;
+  background: ReturnType<typeof startBackground>;
+  parts: ServiceParts;
+  relay: OutboxRelay;
+  queues: QueueRegistry;
+  redis: Redis;
+  closeDatabase?: () => Promise<void>;
+}): () => Promise<void> {
+  const { server, background, parts, relay, queues, redis } = running;
   let closing: Promise<void> | undefined;
+  return () => {
+    closing ??= (async () => {
+      background.reconcilers?.stop();
+      await Promise.all(background.watchers.map((w) => w.stop()));
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await background.workers?.close();
+      await parts.close?.();
+      await relay.stop();
+      await queues.close();
+      redis.disconnect();
+      await running.closeDatabase?.();
+    })();
+    return closing;
+  };
+}
+
+/**
+ * Starts a service: settings checked, database migrated, Redis, queues, outbox relay, the domain
+ * built once, its workers and the HTTP server. Resolves once it is listening.
+ */
+export async function startService(def: ServiceDefinition, options: StartOptions): Promise<RunningService> {
+  const { config } = options;
+  requireSettings(config, def.requires ?? []);
+  const log = options.log ?? createLogger({ name: def.name, level: config.LOG_LEVEL });
+  const { conn, db, ownsDatabase } = await openStorage(def, config, log, options.database);
+  const { redis, connection, queues, relay } = await connectQueues(def, config, log, db);
+  const deps = serviceDeps(def, options, { log, db, conn, redis, queues, relay });
+
+  const parts = def.build(deps);
+  assertJobRegistry(def.name, parts.jobs);
+  const runWorkers = options.runWorkers ?? config.RUN_WORKERS;
+  const background = startBackground(def, parts, deps, { connection, runWorkers });
+  const { server, port } = await listen(def, options, deps, parts.routes, background.workers);
+
   return {
     name: def.name,
     url: `http://127.0.0.1:${port}`,
     port,
     deps,
     server,
-    workers,
-    reconcilers,
-    close() {
-      closing ??= (async () => {
-        reconcilers?.stop();
-        await Promise.all(watchers.map((w) => w.stop()));
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        });
-        await workers?.close();
-        await parts.close?.();
-        await relay.stop();
-        await queues.close();
-        redis.disconnect();
-        if (ownsDatabase) await conn.close();
-      })();
-      return closing;
-    },
+    workers: background.workers,
+    reconcilers: background.reconcilers,
+    close: closer({
+      server,
+      background,
+      parts,
+      relay,
+      queues,
+      redis,
+      ...(ownsDatabase ? { closeDatabase: () => conn.close() } : {}),
+    }),
   };
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { emailDraftIn } from '@haven/contracts/conversation-rules';
 import type { DraftProposal, EventProposal } from '@haven/contracts/proposals';
-import type { ChatMessage, Llm } from '@haven/kit/llm';
+import type { ChatMessage, Llm, ToolCall, ToolSpec } from '@haven/kit/llm';
 import type { Logger } from '@haven/kit/logger';
 import {
   addressesIn,
@@ -14,14 +14,8 @@ import {
 } from './proposals';
 import { questionDates } from './question-dates';
 import type { ReplyInput, ReplyOutput, ReplySources } from './reply-types';
-import {
-  createToolRunner,
-  NOT_NEEDED,
-  offeredTools,
-  sourceOf,
-  type DraftArgs,
-  type EventArgs,
-} from './reply-tools';
+import { createToolRunner, NOT_NEEDED, offeredTools, sourceOf } from './reply-tools';
+import type { DraftArgs, EventArgs } from './tool-kit';
 import type { ToolSource } from './tool-results';
 import { dayName, isoDay, pad, userNow } from './user-time';
 
@@ -56,6 +50,18 @@ function systemPrompt(input: ReplyInput, share: boolean): string {
   ].join('\n');
 }
 
+/** The runner of one reply's tools (see reply-tools.ts). */
+type ToolRunner = ReturnType<typeof createToolRunner>;
+
+/** What the rounds of one reply share: the tools offered, the runner, and the sources read so far. */
+interface Rounds {
+  tools: ToolSpec[];
+  runner: ToolRunner;
+  readSources: Set<ToolSource>;
+  question: string;
+  log: Logger;
+}
+
 /** The reply with a model: the conversation, tools executed here and fed back, a bounded number of rounds. */
 export async function aiReply(
   llm: Llm,
@@ -70,75 +76,105 @@ export async function aiReply(
   ]);
   const tools = offeredTools({ thoughts: share, connected });
   const messages: ChatMessage[] = [{ role: 'system', content: systemPrompt(input, share) }, ...input.history];
-  const tool = createToolRunner(sources, input);
-  let content: string | null = null;
-  const readSources = new Set<ToolSource>();
-  for (let round = 0; round <= MAX_ROUNDS; round++) {
-    const answer = await llm.chat({ messages, tools: round < MAX_ROUNDS ? tools : undefined });
-    if (answer.toolCalls.length === 0) {
-      content = answer.content;
-      break;
-    }
-    messages.push({
-      role: 'assistant',
-      content: answer.content,
-      tool_calls: answer.toolCalls.map((c) => ({
-        id: c.id,
-        type: 'function',
-        function: { name: c.name, arguments: c.arguments },
-      })),
-    });
-    const readBefore = new Set(readSources);
-    for (const call of answer.toolCalls) {
-      let result: string;
-      const source = sourceOf(call.name);
-      try {
-        // Only tools offered this turn run: a model cannot reach the thoughts when sharing is off.
-        if (!tools.some((t) => t.name === call.name)) throw new Error(`Tool ${call.name} is not available`);
-        // Once the model has read other people's text, it may read a further source only when the
-        // question asks for it: a tool choice made after reading may be the text's, not the user's.
-        if (source && readBefore.size > 0 && !readBefore.has(source) && !asksFor(input.question, source)) {
-          log.info({ tool: call.name }, 'tool not run: the question does not need it');
-          result = NOT_NEEDED;
-        } else {
-          result = await tool.run(call.name, JSON.parse(call.arguments || '{}'));
-          if (source) readSources.add(source);
-        }
-      } catch (err) {
-        log.warn({ tool: call.name, err }, 'tool call failed');
-        result = JSON.stringify({
-          source: 'haven',
-          error: err instanceof z.ZodError ? 'Invalid arguments' : (err as Error).message,
-        });
-      }
-      messages.push({ role: 'tool', tool_call_id: call.id, content: result });
-    }
-  }
+  const runner = createToolRunner(sources, input);
+  const content = await converse(llm, messages, {
+    tools,
+    runner,
+    readSources: new Set(),
+    question: input.question,
+    log,
+  });
   const finished = await finishProposals(
     sources,
     input,
     (content ?? '').trim(),
-    { drafts: tool.drafts, events: tool.events, seen: tool.seen },
+    { drafts: runner.drafts, events: runner.events, seen: runner.seen },
     log,
   );
   if (!finished.text) throw new Error('The model answered with no text');
+  return replyOutput(finished, runner);
+}
+
+/**
+ * The model's rounds: each answer's tool calls run and are fed back, until it answers with text
+ * (null when it never does); the last round offers no tools, so the model must answer.
+ */
+async function converse(llm: Llm, messages: ChatMessage[], rounds: Rounds): Promise<string | null> {
+  for (let round = 0; round <= MAX_ROUNDS; round++) {
+    const answer = await llm.chat({ messages, tools: round < MAX_ROUNDS ? rounds.tools : undefined });
+    if (answer.toolCalls.length === 0) return answer.content;
+    messages.push(assistantTurn(answer.content, answer.toolCalls));
+    const readBefore = new Set(rounds.readSources);
+    for (const call of answer.toolCalls)
+      messages.push({
+        role: 'tool',
+        tool_call_id: call.id,
+        content: await runCall(call, readBefore, rounds),
+      });
+  }
+  return null;
+}
+
+/** The model's turn that asked for `calls`, as the conversation keeps it. */
+const assistantTurn = (content: string | null, calls: ToolCall[]): ChatMessage => ({
+  role: 'assistant',
+  content,
+  tool_calls: calls.map((c) => ({
+    id: c.id,
+    type: 'function',
+    function: { name: c.name, arguments: c.arguments },
+  })),
+});
+
+/** One tool call's result for the model: the tool's answer, NOT_NEEDED, or the error it met. */
+async function runCall(call: ToolCall, readBefore: Set<ToolSource>, rounds: Rounds): Promise<string> {
+  const source = sourceOf(call.name);
+  try {
+    // Only tools offered this turn run: a model cannot reach the thoughts when sharing is off.
+    if (!rounds.tools.some((t) => t.name === call.name))
+      throw new Error(`Tool ${call.name} is not available`);
+    if (notNeeded(source, readBefore, rounds.question)) {
+      rounds.log.info({ tool: call.name }, 'tool not run: the question does not need it');
+      return NOT_NEEDED;
+    }
+    const result = await rounds.runner.run(call.name, JSON.parse(call.arguments || '{}'));
+    if (source) rounds.readSources.add(source);
+    return result;
+  } catch (err) {
+    rounds.log.warn({ tool: call.name, err }, 'tool call failed');
+    return JSON.stringify({
+      source: 'haven',
+      error: err instanceof z.ZodError ? 'Invalid arguments' : (err as Error).message,
+    });
+  }
+}
+
+/**
+ * Once the model has read other people's text, it may read a further source only when the
+ * question asks for it: a tool choice made after reading may be the text's, not the user's.
+ */
+const notNeeded = (source: ToolSource | undefined, readBefore: Set<ToolSource>, question: string) =>
+  source !== undefined && readBefore.size > 0 && !readBefore.has(source) && !asksFor(question, source);
+
+/** The reply as stored: its text, what it proposed, read and cited, and which accounts it used. */
+function replyOutput(finished: Finished, runner: ToolRunner): ReplyOutput {
   return {
     content: finished.text,
     metadata: {
       engine: 'ai',
-      tools: [...tool.used],
+      tools: [...runner.used],
       ...(finished.drafts.length ? { drafts: finished.drafts } : {}),
       ...(finished.events.length ? { events: finished.events } : {}),
-      ...(tool.seenLinks.size ? { seenLinks: [...tool.seenLinks].slice(0, 200) } : {}),
-      ...(tool.references.length ? { references: tool.references.slice(0, 100) } : {}),
+      ...(runner.seenLinks.size ? { seenLinks: [...runner.seenLinks].slice(0, 200) } : {}),
+      ...(runner.references.length ? { references: runner.references.slice(0, 100) } : {}),
     },
     used: {
       email:
         finished.drafts.length > 0 ||
-        tool.used.has('email_digest') ||
-        tool.used.has('list_waiting_for_answer') ||
+        runner.used.has('email_digest') ||
+        runner.used.has('list_waiting_for_answer') ||
         undefined,
-      calendar: tool.calendarRead() || undefined,
+      calendar: runner.calendarRead() || undefined,
     },
   };
 }
@@ -147,6 +183,20 @@ export async function aiReply(
 async function knownContacts(sources: ReplySources, userId: number, addresses: string[]): Promise<string[]> {
   const unique = [...new Set(addresses)].slice(0, 20);
   return unique.length ? sources.knownContacts(userId, unique) : [];
+}
+
+/** What the tools of a reply proposed, and what they read. */
+interface Made {
+  drafts: DraftArgs[];
+  events: EventArgs[];
+  seen: SeenItem[];
+}
+
+/** The reply's text and proposals, as the SPA shows them. */
+interface Finished {
+  text: string;
+  drafts: DraftProposal[];
+  events: EventProposal[];
 }
 
 /**
@@ -159,13 +209,9 @@ async function finishProposals(
   sources: ReplySources,
   input: ReplyInput,
   answer: string,
-  made: {
-    drafts: DraftArgs[];
-    events: EventArgs[];
-    seen: SeenItem[];
-  },
+  made: Made,
   log: Logger,
-): Promise<{ text: string; drafts: DraftProposal[]; events: EventProposal[] }> {
+): Promise<Finished> {
   const question = input.question;
   const written = made.drafts.length === 0 ? emailDraftIn(answer) : null;
   const asked = { draft: asksForDraft(question), event: asksForEvent(question) };
@@ -174,17 +220,7 @@ async function finishProposals(
     mine: input.history.filter((m) => m.role === 'user').map((m) => m.content),
     question,
     seen: made.seen,
-    // People the user wrote to are people they know; not knowing (the service is down) flags the draft.
-    contacts: new Set(
-      await knownContacts(
-        sources,
-        input.userId,
-        proposed.flatMap((d) => addressesIn(d.to)),
-      ).catch((err: unknown) => {
-        log.warn({ err }, 'known contacts could not be read; drafts are flagged');
-        return [];
-      }),
-    ),
+    contacts: await contactsOf(sources, input.userId, proposed, log),
   };
   const journal = made.seen.filter((s) => s.source === 'thoughts').map((s) => s.text);
   const drafts: DraftProposal[] = proposed.map((d) => {
@@ -198,17 +234,44 @@ async function finishProposals(
     };
   });
   const events: EventProposal[] = made.events.map((e) => (asked.event ? e : { ...e, unrequested: true }));
+  return { text: answerText(answer, drafts, events), drafts, events };
+}
+
+/** People the user wrote to are people they know; not knowing (the service is down) flags the draft. */
+async function contactsOf(
+  sources: ReplySources,
+  userId: number,
+  proposed: DraftArgs[],
+  log: Logger,
+): Promise<Set<string>> {
+  const known = await knownContacts(
+    sources,
+    userId,
+    proposed.flatMap((d) => addressesIn(d.to)),
+  ).catch((err: unknown) => {
+    log.warn({ err }, 'known contacts could not be read; drafts are flagged');
+    return [];
+  });
+  return new Set(known);
+}
+
+/**
+ * The answer as shown: a drafted e-mail the question did not ask for left out, and a requested
+ * proposal the model prepared but did not show written in (the SPA offers it from the answer).
+ */
+function answerText(answer: string, drafts: DraftProposal[], events: EventProposal[]): string {
   let text = drafts.some((d) => d.unrequested) ? beforeDraft(answer) : answer;
-  // A requested draft the model prepared but did not show is shown, as the SPA offers it from the answer.
   for (const d of drafts) {
     if (!d.unrequested && !/subject:/i.test(text))
       text += `\n\nTo: ${d.to ?? ''}\nSubject: ${d.subject}\n\n${d.body}`;
   }
   for (const e of events) {
-    if (!e.unrequested && !text.includes(e.title))
-      text += `\n\n**Proposed event:** ${e.title}, ${dayName(e.start.date)} ${e.start.time}–${e.end.time}${e.location ? ` at ${e.location}` : ''}`;
+    if (!e.unrequested && !text.includes(e.title)) text += `\n\n${eventLine(e)}`;
   }
   text = text.trim();
   if (!text && (drafts.length > 0 || events.length > 0)) text = SUGGESTIONS_ONLY;
-  return { text, drafts, events };
+  return text;
 }
+
+const eventLine = (e: EventProposal) =>
+  `**Proposed event:** ${e.title}, ${dayName(e.start.date)} ${e.start.time}–${e.end.time}${e.location ? ` at ${e.location}` : ''}`;

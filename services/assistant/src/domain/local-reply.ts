@@ -34,6 +34,13 @@ export const entryLines = (entries: FoundEntry[]) =>
 
 const quoted = (words: string[]) => words.map((w) => `“${w}”`).join(', ');
 
+/** A reply without a model: it says so first, and cites `entries` (chip #n is the n-th). */
+const basicReply = (body: string, entries: FoundEntry[] = [], extra: Record<string, unknown> = {}) => ({
+  content: `${AI_NOT_CONFIGURED}\n\n${body}`,
+  metadata: { engine: 'basic', references: entries.map((e) => e.thought.id), ...extra },
+  used: {},
+});
+
 /**
  * The reply without a model: honest about it, and useful with what is local. The question's period
  * ("this week", "in March 1666", "the week after 2 September") and its words (question and stop
@@ -46,31 +53,36 @@ export async function localReply(sources: ReplySources, input: ReplyInput): Prom
   if (account) return account;
   const today = isoDay(userNow(input.timezoneOffset, input.at));
   const dates = questionDates(input.question, today);
-  const reply = (body: string, entries: FoundEntry[] = [], extra: Record<string, unknown> = {}) => ({
-    content: `${AI_NOT_CONFIGURED}\n\n${body}`,
-    metadata: { engine: 'basic', references: entries.map((e) => e.thought.id), ...extra },
-    used: {},
-  });
   if (dates.unknown === 'birthday')
-    return reply(
+    return basicReply(
       "I don't know your birthday, so I cannot tell which day that is. Ask me about its date instead (for example “what did I write on 14 March last year?”).",
     );
   const words = contentWords(dates.rest);
   const range = dates.range;
   if (!range && words.length === 0)
-    return reply(
+    return basicReply(
       'Ask me about a day ("what did I write yesterday?"), a period ("last week", "in March") or a subject, and I will look through your thoughts.',
     );
-  let entries = await findEntries(sources.search, input.userId, words, range);
+  return entriesReply(sources, input.userId, words, range);
+}
+
+/** The entries the question's words and period find, listed and cited, or a line saying there are none. */
+async function entriesReply(
+  sources: ReplySources,
+  userId: number,
+  words: string[],
+  range: DayRange | null,
+): Promise<ReplyOutput> {
+  let entries = await findEntries(sources.search, userId, words, range);
   const extra = range ? { range } : {};
   // Nothing in the period names the words (a day asked for by its feast, say): the period's entries.
   let missed = '';
   if (entries.length === 0 && range && words.length > 0) {
-    entries = await findEntries(sources.search, input.userId, [], range);
+    entries = await findEntries(sources.search, userId, [], range);
     if (entries.length) missed = `None of your thoughts ${periodLabel(range)} mentions ${quoted(words)}. `;
   }
   if (entries.length === 0)
-    return reply(
+    return basicReply(
       words.length === 0
         ? `You didn't record any thoughts ${periodLabel(range!)}.`
         : `I found none of your thoughts mentioning ${quoted(words)}${range ? ` ${periodLabel(range)}` : ''}.`,
@@ -81,7 +93,7 @@ export async function localReply(sources: ReplySources, input: ReplyInput): Prom
     words.length === 0 || missed
       ? `${missed}Here is what you wrote ${periodLabel(range!)}${entries.length >= CITE.period ? ` (its first ${CITE.period} entries)` : ''}:`
       : `These of your thoughts${range ? ` ${periodLabel(range)}` : ''} best match ${quoted(words)}:`;
-  return reply(`${intro}\n\n${entryLines(entries)}`, entries, extra);
+  return basicReply(`${intro}\n\n${entryLines(entries)}`, entries, extra);
 }
 
 const MAIL_QUESTION = /\b(e-?mails?|inbox|gmail)\b/i;
@@ -100,6 +112,52 @@ const eventLine = (e: CalendarEvent) => {
   return `- **${e.summary}** — ${when.replace('T', ' ').slice(0, 16)}${organizer ? `, from ${organizer}` : ''}`;
 };
 
+const MAIL_UNREADABLE = 'Your mail could not be read just now. Please try again in a moment.';
+const MAIL_NOT_CONNECTED = 'No mail account is connected: connect Google mail on the Connect screen.';
+const days = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;
+
+/** An account that cannot be read just now is said so; the reply itself does not fail. */
+const orNull = <T>(work: Promise<T>) => work.catch(() => null);
+
+/** The e-mails that seem to need a reply. */
+async function mailPart(sources: ReplySources, input: ReplyInput): Promise<string> {
+  const digest = await orNull(sources.digest(input.userId, input.timezoneOffset));
+  if (!digest) return MAIL_UNREADABLE;
+  if (!digest.connected) return MAIL_NOT_CONNECTED;
+  const waiting = digest.emails.filter((e) => e.needsReply);
+  return waiting.length
+    ? `${waiting.length} of your e-mails seem to need a reply:\n\n${waiting.slice(0, 10).map(emailLine).join('\n')}`
+    : `No e-mail seems to need a reply. ${digest.stats.newSinceYesterday} arrived since yesterday.`;
+}
+
+/** The questions the user sent that still wait for an answer. */
+async function followUpPart(sources: ReplySources, input: ReplyInput): Promise<string> {
+  const answer = await orNull(sources.waiting(input.userId));
+  if (!answer) return MAIL_UNREADABLE;
+  if (!answer.connected) return MAIL_NOT_CONNECTED;
+  return answer.threads.length
+    ? `${answer.threads.length} of your questions have waited ${days(answer.days)} or more for an answer:\n\n${answer.threads.map(waitingLine).join('\n')}\n\nThe e-mail digest offers a nudge for each.`
+    : `No question you sent has waited ${days(answer.days)} or more for an answer.`;
+}
+
+/** The invitations awaiting an answer; `read` when a connected calendar answered (the calendar badge). */
+async function calendarPart(
+  sources: ReplySources,
+  input: ReplyInput,
+): Promise<{ text: string; read: boolean }> {
+  const answer = await orNull(sources.invitations(input.userId));
+  if (!answer)
+    return { text: 'Your calendar could not be read just now. Please try again in a moment.', read: false };
+  if (!answer.connected)
+    return { text: 'No calendar is connected: connect Google calendar on the Connect screen.', read: false };
+  return {
+    text: answer.events.length
+      ? `${answer.events.length} invitations await your answer:\n\n${answer.events.slice(0, 10).map(eventLine).join('\n')}`
+      : 'No invitation awaits your answer.',
+    read: true,
+  };
+}
+
 /**
  * Without a model, a question about mail or invitations is answered from the connected accounts'
  * cached digest: the e-mails that seem to need a reply, or the invitations awaiting an answer.
@@ -111,53 +169,14 @@ async function accountReply(sources: ReplySources, input: ReplyInput): Promise<R
   const aboutCalendar = CALENDAR_QUESTION.test(input.question);
   if (!aboutMail && !aboutCalendar && !aboutFollowUps) return null;
   const parts: string[] = [];
+  if (aboutMail) parts.push(await mailPart(sources, input));
+  if (aboutFollowUps) parts.push(await followUpPart(sources, input));
   // The calendar badge counts a calendar only when it was read (connected and answering).
-  let calendarRead = false;
-  // An account that cannot be read just now is said so; the reply itself does not fail.
-  const read = <T>(work: Promise<T>) => work.catch(() => null);
-  if (aboutMail) {
-    const digest = await read(sources.digest(input.userId, input.timezoneOffset));
-    if (!digest) parts.push('Your mail could not be read just now. Please try again in a moment.');
-    else if (!digest.connected)
-      parts.push('No mail account is connected: connect Google mail on the Connect screen.');
-    else {
-      const waiting = digest.emails.filter((e) => e.needsReply);
-      parts.push(
-        waiting.length
-          ? `${waiting.length} of your e-mails seem to need a reply:\n\n${waiting.slice(0, 10).map(emailLine).join('\n')}`
-          : `No e-mail seems to need a reply. ${digest.stats.newSinceYesterday} arrived since yesterday.`,
-      );
-    }
-  }
-  if (aboutFollowUps) {
-    const answer = await read(sources.waiting(input.userId));
-    if (!answer) parts.push('Your mail could not be read just now. Please try again in a moment.');
-    else if (!answer.connected)
-      parts.push('No mail account is connected: connect Google mail on the Connect screen.');
-    else
-      parts.push(
-        answer.threads.length
-          ? `${answer.threads.length} of your questions have waited ${answer.days} ${answer.days === 1 ? 'day' : 'days'} or more for an answer:\n\n${answer.threads.map(waitingLine).join('\n')}\n\nThe e-mail digest offers a nudge for each.`
-          : `No question you sent has waited ${answer.days} ${answer.days === 1 ? 'day' : 'days'} or more for an answer.`,
-      );
-  }
-  if (aboutCalendar) {
-    const answer = await read(sources.invitations(input.userId));
-    if (!answer) parts.push('Your calendar could not be read just now. Please try again in a moment.');
-    else if (!answer.connected)
-      parts.push('No calendar is connected: connect Google calendar on the Connect screen.');
-    else {
-      calendarRead = true;
-      parts.push(
-        answer.events.length
-          ? `${answer.events.length} invitations await your answer:\n\n${answer.events.slice(0, 10).map(eventLine).join('\n')}`
-          : 'No invitation awaits your answer.',
-      );
-    }
-  }
+  const calendar = aboutCalendar ? await calendarPart(sources, input) : null;
+  if (calendar) parts.push(calendar.text);
   return {
     content: `${AI_NOT_CONFIGURED.replace('look through your thoughts', 'look through your thoughts and accounts')}\n\n${parts.join('\n\n')}`,
     metadata: { engine: 'basic' },
-    used: { email: aboutMail || aboutFollowUps || undefined, calendar: calendarRead || undefined },
+    used: { email: aboutMail || aboutFollowUps || undefined, calendar: calendar?.read || undefined },
   };
 }
