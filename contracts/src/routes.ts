@@ -1,5 +1,5 @@
 /**
- * Which service owns which public path prefix (ARCHITECTURE.md, "Services and what they own").
+ * Which service owns which public path prefix (docs/architecture.md, "Services and what they own").
  * The gateway routes with this table; nothing else decides where a request goes.
  */
 export const SERVICE_NAMES = [

@@ -33,7 +33,7 @@ const base64Key = z
   });
 
 /**
- * Every configuration variable of every process (ARCHITECTURE.md, "Configuration"). One schema, so a
+ * Every configuration variable of every process (docs/architecture.md, "Configuration"). One schema, so a
  * name means the same thing wherever it is read; each process reads the fields it needs.
  */
 export const ConfigSchema = z.object({
