@@ -24,9 +24,16 @@ const usable = and(
   sql`not (${integrations.settings} ? 'error')`,
 );
 
+const byIdIs = (id: number) => eq(integrations.id, id);
+
 /** The only code that reads and writes `integrations` (the connected accounts and their sync state). */
 export function integrationsRepository(db: Db) {
-  const byIdIs = (id: number) => eq(integrations.id, id);
+  return { ...accountRows(db), ...syncState(db) };
+}
+export type IntegrationsRepository = ReturnType<typeof integrationsRepository>;
+
+/** The accounts themselves: found, connected, their tokens, settings and address. */
+function accountRows(db: Db) {
   return {
     async byId(id: number): Promise<IntegrationRow | undefined> {
       const [row] = await db.select().from(integrations).where(byIdIs(id));
@@ -138,7 +145,12 @@ export function integrationsRepository(db: Db) {
     async remove(id: number): Promise<void> {
       await db.delete(integrations).where(byIdIs(id));
     },
+  };
+}
 
+/** When each account syncs: its turns, backoff, requests and the providers' push. */
+function syncState(db: Db) {
+  return {
     /** A sync succeeded: what it learnt is stored, the backoff reset and the next turn set. */
     async synced(
       id: number,
@@ -230,4 +242,3 @@ export function integrationsRepository(db: Db) {
         ),
   };
 }
-export type IntegrationsRepository = ReturnType<typeof integrationsRepository>;

@@ -95,32 +95,10 @@ export interface AccountsDeps {
 const MICROSOFT_REFRESH_AHEAD_MS = 5 * 60_000;
 
 /**
- * The stored accounts: presenting them, finding the user's, and calling Google as one of them with
- * the official client (tokens decrypted only for the call, refreshed ones stored again encrypted).
+ * The accounts' tokens: the Google client holding an account's, a Microsoft account's access token
+ * when asked for, and refreshed ones stored again (encrypted).
  */
-export function createAccounts({ repo, cipher, google, microsoft, log }: AccountsDeps) {
-  const settingsOf = (row: Row) => IntegrationSettings.parse(row.settings ?? {});
-  const isConnected = (row: Row) =>
-    (row.accessTokenEnc !== null || row.refreshTokenEnc !== null) && !settingsOf(row).error;
-
-  function present(row: Row): Integration {
-    return {
-      id: row.id,
-      provider: row.provider as Provider,
-      type: row.type as IntegrationType,
-      connected: isConnected(row),
-      contextualRules: row.contextualRulesEnc
-        ? cipher.decrypt(row.contextualRulesEnc, rulesContext(row.userId))
-        : null,
-      settings: settingsOf(row),
-      createdAt: row.createdAt.toISOString(),
-      updatedAt: row.updatedAt.toISOString(),
-      expiresAt: row.expiresAt?.toISOString() ?? null,
-      // Google separates scopes with spaces, Slack with commas.
-      scopes: row.scope?.split(/[\s,]+/).filter(Boolean) ?? [],
-    };
-  }
-
+function createTokenKeeper({ repo, cipher, google, microsoft, log }: AccountsDeps) {
   function requireClient(): GoogleOAuthClient {
     const client = oauthClient(google);
     if (!client) throw unavailable(MESSAGES.notConfigured, 0);
@@ -198,6 +176,44 @@ export function createAccounts({ repo, cipher, google, microsoft, log }: Account
       return refreshing;
     };
   }
+
+  return { requireClient, storeTokens, authorised, microsoftAccess };
+}
+
+/**
+ * The stored accounts: presenting them, finding the user's, and calling Google as one of them with
+ * the official client (tokens decrypted only for the call, refreshed ones stored again encrypted).
+ */
+export function createAccounts({ repo, cipher, google, microsoft, log }: AccountsDeps) {
+  const settingsOf = (row: Row) => IntegrationSettings.parse(row.settings ?? {});
+  const isConnected = (row: Row) =>
+    (row.accessTokenEnc !== null || row.refreshTokenEnc !== null) && !settingsOf(row).error;
+
+  function present(row: Row): Integration {
+    return {
+      id: row.id,
+      provider: row.provider as Provider,
+      type: row.type as IntegrationType,
+      connected: isConnected(row),
+      contextualRules: row.contextualRulesEnc
+        ? cipher.decrypt(row.contextualRulesEnc, rulesContext(row.userId))
+        : null,
+      settings: settingsOf(row),
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+      expiresAt: row.expiresAt?.toISOString() ?? null,
+      // Google separates scopes with spaces, Slack with commas.
+      scopes: row.scope?.split(/[\s,]+/).filter(Boolean) ?? [],
+    };
+  }
+
+  const { requireClient, storeTokens, authorised, microsoftAccess } = createTokenKeeper({
+    repo,
+    cipher,
+    google,
+    microsoft,
+    log,
+  });
 
   async function markError(row: Row, message: string): Promise<void> {
     await repo.markError(row.id, message);

@@ -52,41 +52,9 @@ export interface IntegrationsDeps {
   log: Logger;
 }
 
-export function createIntegrations({
-  repo,
-  messages,
-  uow,
-  cipher,
-  states,
-  google,
-  accounts,
-  followUps,
-  providers,
-  mailSourceOf,
-  calendarSourceOf,
-  syncIntervalMs,
-  stopPush,
-  log,
-}: IntegrationsDeps) {
-  const { present, owned, onAccount } = accounts;
-
-  /**
-   * The headers that make a reply land in its thread: under the user's own last message when the
-   * thread waits for an answer (a nudge), else under the newest cached message of that thread.
-   */
-  async function threading(userId: number, integrationId: number, threadId: string | undefined) {
-    if (!threadId) return {};
-    const nudged = await followUps.threading(userId, integrationId, threadId);
-    if (nudged) return nudged;
-    const last = await messages.newestInThread(userId, integrationId, threadId);
-    if (!last) return {};
-    const cached = CachedMail.parse(JSON.parse(cipher.decrypt(last.dataEnc, mailContext(userId))));
-    if (!cached.messageIdHeader) return {};
-    return {
-      inReplyTo: cached.messageIdHeader,
-      references: [cached.references, cached.messageIdHeader].filter(Boolean).join(' '),
-    };
-  }
+export function createIntegrations(deps: IntegrationsDeps) {
+  const { repo, cipher, accounts, providers, stopPush, log } = deps;
+  const { present, owned } = accounts;
 
   return {
     present,
@@ -104,6 +72,67 @@ export function createIntegrations({
       return rows.map(present);
     },
 
+    ...createConsents(deps),
+
+    /** Disconnects: revokes the grant at the provider when it can, then deletes the account and its cache. */
+    async remove(userId: number, id: number): Promise<void> {
+      const row = await owned(userId, id);
+      // While the tokens still work: the push is stopped first.
+      await stopPush(row);
+      const token = row.refreshTokenEnc ?? row.accessTokenEnc;
+      const oauth = isOAuthProvider(row.provider) ? providers[row.provider] : undefined;
+      if (token && oauth?.configured) {
+        await oauth
+          .revoke(cipher.decrypt(token, tokenContext(userId)))
+          .catch((err: unknown) =>
+            log.warn({ err, integrationId: id }, 'token revocation failed; deleting anyway'),
+          );
+      }
+      await repo.remove(id);
+    },
+
+    /** Disconnects every account of the user (account deletion): each revoked, then deleted. */
+    async removeAll(userId: number): Promise<void> {
+      const rows = await repo.listOfUser(userId);
+      for (const { id } of rows) await this.remove(userId, id);
+    },
+
+    async updateSettings(userId: number, id: number, patch: SettingsPatchBody): Promise<Integration> {
+      const row = await owned(userId, id);
+      if (patch.settings?.followUpDays !== undefined && row.type !== 'email')
+        throw badRequest('followUpDays applies to e-mail integrations only');
+      const updated = await repo.updateSettings(id, {
+        ...(patch.settings ? { settings: { ...row.settings, ...patch.settings } } : {}),
+        ...(patch.contextualRules !== undefined
+          ? {
+              contextualRulesEnc: patch.contextualRules
+                ? cipher.encrypt(patch.contextualRules, rulesContext(userId))
+                : null,
+            }
+          : {}),
+      });
+      return present(updated);
+    },
+
+    ...createAccountActions(deps),
+  };
+}
+export type Integrations = ReturnType<typeof createIntegrations>;
+
+/** Consents: the provider's page for a type, and storing what it granted with the first sync. */
+function createConsents({
+  repo,
+  uow,
+  cipher,
+  states,
+  google,
+  providers,
+  syncIntervalMs,
+  log,
+  accounts,
+}: IntegrationsDeps) {
+  const { present } = accounts;
+  return {
     /** The consent address for `type`, carrying a fresh single-use state bound to the user. */
     async authUrl(
       userId: number,
@@ -171,47 +200,38 @@ export function createIntegrations({
       });
       return present(row);
     },
+  };
+}
 
-    /** Disconnects: revokes the grant at the provider when it can, then deletes the account and its cache. */
-    async remove(userId: number, id: number): Promise<void> {
-      const row = await owned(userId, id);
-      // While the tokens still work: the push is stopped first.
-      await stopPush(row);
-      const token = row.refreshTokenEnc ?? row.accessTokenEnc;
-      const oauth = isOAuthProvider(row.provider) ? providers[row.provider] : undefined;
-      if (token && oauth?.configured) {
-        await oauth
-          .revoke(cipher.decrypt(token, tokenContext(userId)))
-          .catch((err: unknown) =>
-            log.warn({ err, integrationId: id }, 'token revocation failed; deleting anyway'),
-          );
-      }
-      await repo.remove(id);
-    },
+/** What the user does through an account: send or draft a mail, create an event. */
+function createAccountActions({
+  messages,
+  cipher,
+  accounts,
+  followUps,
+  mailSourceOf,
+  calendarSourceOf,
+}: IntegrationsDeps) {
+  const { onAccount } = accounts;
+  /**
+   * The headers that make a reply land in its thread: under the user's own last message when the
+   * thread waits for an answer (a nudge), else under the newest cached message of that thread.
+   */
+  async function threading(userId: number, integrationId: number, threadId: string | undefined) {
+    if (!threadId) return {};
+    const nudged = await followUps.threading(userId, integrationId, threadId);
+    if (nudged) return nudged;
+    const last = await messages.newestInThread(userId, integrationId, threadId);
+    if (!last) return {};
+    const cached = CachedMail.parse(JSON.parse(cipher.decrypt(last.dataEnc, mailContext(userId))));
+    if (!cached.messageIdHeader) return {};
+    return {
+      inReplyTo: cached.messageIdHeader,
+      references: [cached.references, cached.messageIdHeader].filter(Boolean).join(' '),
+    };
+  }
 
-    /** Disconnects every account of the user (account deletion): each revoked, then deleted. */
-    async removeAll(userId: number): Promise<void> {
-      const rows = await repo.listOfUser(userId);
-      for (const { id } of rows) await this.remove(userId, id);
-    },
-
-    async updateSettings(userId: number, id: number, patch: SettingsPatchBody): Promise<Integration> {
-      const row = await owned(userId, id);
-      if (patch.settings?.followUpDays !== undefined && row.type !== 'email')
-        throw badRequest('followUpDays applies to e-mail integrations only');
-      const updated = await repo.updateSettings(id, {
-        ...(patch.settings ? { settings: { ...row.settings, ...patch.settings } } : {}),
-        ...(patch.contextualRules !== undefined
-          ? {
-              contextualRulesEnc: patch.contextualRules
-                ? cipher.encrypt(patch.contextualRules, rulesContext(userId))
-                : null,
-            }
-          : {}),
-      });
-      return present(updated);
-    },
-
+  return {
     /** Sends through the mail account, or saves a draft there. Nothing is ever sent but by this explicit call. */
     async sendEmail(userId: number, email: OutgoingEmailDraft, draft: boolean): Promise<SendAnswer> {
       const row = await accounts.usable(userId, 'email');
@@ -239,4 +259,3 @@ export function createIntegrations({
     },
   };
 }
-export type Integrations = ReturnType<typeof createIntegrations>;

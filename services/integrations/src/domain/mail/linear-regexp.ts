@@ -218,12 +218,20 @@ class PatternParser {
     if (inClass && e === 'b') return 0x08;
     if (e === '0' && !isDigit(this.source.charCodeAt(this.at))) return 0;
     if (isDigit(e.charCodeAt(0))) this.fail('back-references and octal escapes are not supported');
-    if (e === 'x' || e === 'u') {
-      const code = this.hex(e === 'x' ? 2 : 4);
-      if (code !== undefined) return code;
-      if (this.unicode) this.fail(`invalid \\${e} escape`);
-      return e.charCodeAt(0);
-    }
+    if (e === 'x' || e === 'u') return this.hexEscape(e);
+    return this.identityEscape(e, inClass);
+  }
+
+  /** `\xHH` or `\uHHHH` after its letter; without the digits, the letter itself (not under `u`). */
+  private hexEscape(e: 'x' | 'u'): number {
+    const code = this.hex(e === 'x' ? 2 : 4);
+    if (code !== undefined) return code;
+    if (this.unicode) this.fail(`invalid \\${e} escape`);
+    return e.charCodeAt(0);
+  }
+
+  /** `e` escaped for itself (`\.`, `\/`…), which `u` allows only for syntax characters (and `-` in a class). */
+  private identityEscape(e: string, inClass: boolean): number {
     if (e === 'c' || (this.unicode && (e === 'p' || e === 'P' || e === 'k')))
       this.fail(`\\${e} is not supported`);
     if (this.unicode && !SYNTAX_CHARACTERS.includes(e) && !(inClass && e === '-'))
@@ -500,6 +508,35 @@ const startsAnchored = (node: Node): boolean => {
 
 const LINE_TERMINATOR = /[\n\r\u2028\u2029]/g;
 
+/** Where the line after `at` begins, or -1 when no line terminator follows. */
+function nextLineStart(text: string, at: number): number {
+  LINE_TERMINATOR.lastIndex = at;
+  return LINE_TERMINATOR.test(text) ? LINE_TERMINATOR.lastIndex : -1;
+}
+
+/** Whether an assertion (`^`, `$`, `\b`, `\B`) holds at `at`. */
+function holds(what: number, text: string, at: number, multiline: boolean): boolean {
+  if (what === Assertion.Start) return at === 0 || (multiline && isLineTerminator(text.charCodeAt(at - 1)));
+  if (what === Assertion.End)
+    return at === text.length || (multiline && isLineTerminator(text.charCodeAt(at)));
+  const boundary = isWord(text.charCodeAt(at - 1)) !== isWord(text.charCodeAt(at));
+  return what === Assertion.Boundary ? boundary : !boundary;
+}
+
+/**
+ * The character at `at` (under `u`, a surrogate pair read as its code point, two code units long),
+ * or -1 past the end.
+ */
+function characterAt(text: string, at: number, unicode: boolean): number {
+  if (at >= text.length) return -1;
+  const c = text.charCodeAt(at);
+  if (unicode && c >= 0xd800 && c <= 0xdbff && at + 1 < text.length) {
+    const low = text.charCodeAt(at + 1);
+    if (low >= 0xdc00 && low <= 0xdfff) return 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
+  }
+  return c;
+}
+
 /** A run's thread lists (pcs and slots, current and next), the slots being added, and a stack. */
 type Buffers = [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
 
@@ -575,7 +612,7 @@ export class LinearRegExp {
    * around each SAVE, and copied into the list with each thread.
    */
   private run(text: string, width: number): Int32Array | null {
-    if (text.length < this.shortest || (this.required && !this.required.test(text))) return null;
+    if (this.cannotMatch(text)) return null;
     const { op, x, y, arg, ascii, tests } = this.program;
     const { multiline, unicode, anchored, marks } = this;
     const buffers = this.buffers(width);
@@ -583,21 +620,8 @@ export class LinearRegExp {
     const [, , , , path, stack] = buffers;
     let currentSize = 0;
     let nextSize = 0;
-    // Stamps go on from the last run, so that `marks` need not be cleared.
-    if (this.stamp > 0x3fffffff) {
-      marks.fill(0);
-      this.stamp = 0;
-    }
-    let stamp = ++this.stamp;
+    let stamp = this.firstStamp();
 
-    const holds = (what: number, at: number): boolean => {
-      if (what === Assertion.Start)
-        return at === 0 || (multiline && isLineTerminator(text.charCodeAt(at - 1)));
-      if (what === Assertion.End)
-        return at === text.length || (multiline && isLineTerminator(text.charCodeAt(at)));
-      const boundary = isWord(text.charCodeAt(at - 1)) !== isWord(text.charCodeAt(at));
-      return what === Assertion.Boundary ? boundary : !boundary;
-    };
     /**
      * Adds the threads that `pc` leads to at `at` to the next list, in priority order: depth
      * first, a SPLIT's other branch and a SAVE's old value kept on `stack` (as `-1 - slot` over the
@@ -629,7 +653,7 @@ export class LinearRegExp {
             continue;
           }
           if (code === ASSERT) {
-            if (holds(arg[pc]!, at)) {
+            if (holds(arg[pc]!, text, at, multiline)) {
               pc++;
               continue;
             }
@@ -669,27 +693,15 @@ export class LinearRegExp {
     for (;;) {
       if (currentSize === 0 && (matched !== null || anchored)) {
         // No attempt alive: the next can only begin where a line does (under `m`).
-        if (matched !== null || !multiline) break;
-        LINE_TERMINATOR.lastIndex = at;
-        if (!LINE_TERMINATOR.test(text)) break;
-        at = LINE_TERMINATOR.lastIndex;
+        at = this.restartAt(text, at, matched !== null);
+        if (at < 0) break;
         stamp++;
         start(at);
         swap();
         continue;
       }
-      let c = -1;
-      let step = 1;
-      if (at < text.length) {
-        c = text.charCodeAt(at);
-        if (unicode && c >= 0xd800 && c <= 0xdbff && at + 1 < text.length) {
-          const low = text.charCodeAt(at + 1);
-          if (low >= 0xdc00 && low <= 0xdfff) {
-            c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
-            step = 2;
-          }
-        }
-      }
+      const c = characterAt(text, at, unicode);
+      const step = c > 0xffff ? 2 : 1;
       stamp++;
       for (let i = 0; i < currentSize; i++) {
         const pc = currentPcs[i]!;
@@ -706,12 +718,38 @@ export class LinearRegExp {
       }
       if (at >= text.length || (matched !== null && width === 0)) break;
       at += step;
-      if (matched === null && (!anchored || (multiline && isLineTerminator(text.charCodeAt(at - 1)))))
-        start(at);
+      if (matched === null && this.mayBeginAt(text, at)) start(at);
       swap();
     }
     this.stamp = stamp;
     return matched;
+  }
+
+  /** The text is shorter than any match, or lacks a string every match holds: no need to run. */
+  private cannotMatch(text: string): boolean {
+    return text.length < this.shortest || (this.required !== undefined && !this.required.test(text));
+  }
+
+  /**
+   * Where the next attempt begins when none is alive and every match begins with `^`: at the next
+   * line (under `m`), unless a match was found already; -1 for nowhere.
+   */
+  private restartAt(text: string, at: number, matched: boolean): number {
+    return matched || !this.multiline ? -1 : nextLineStart(text, at);
+  }
+
+  /** Whether an attempt may begin at `at`: anywhere, unless every match begins with `^` (then where a line does, under `m`). */
+  private mayBeginAt(text: string, at: number): boolean {
+    return !this.anchored || (this.multiline && isLineTerminator(text.charCodeAt(at - 1)));
+  }
+
+  /** The first stamp of a run: stamps go on from the last run, so that `marks` need not be cleared. */
+  private firstStamp(): number {
+    if (this.stamp > 0x3fffffff) {
+      this.marks.fill(0);
+      this.stamp = 0;
+    }
+    return ++this.stamp;
   }
 
   /** The VM's lists, path and stack for `width` slots, made once (a run is never re-entered). */

@@ -24,14 +24,8 @@ export function slackGrantLost(err: unknown): boolean {
   );
 }
 
-/**
- * Reads what waits for the user in Slack: recent messages that mention them (answered when the user
- * wrote in that thread or channel after the mention), and direct messages whose last word is not
- * theirs. Answers the items and the user's Slack id.
- */
-export async function readSlack(slack: WebClient): Promise<{ me: string; items: SlackItem[] }> {
-  const auth = await slack.auth.test();
-  const me = auth.user_id!;
+/** Slack users' names (each asked once per sync), and Slack's markup made readable with them. */
+function slackNames(slack: WebClient) {
   const names = new Map<string, string>();
   const nameOf = async (user: string | undefined) => {
     if (!user) return 'Someone';
@@ -50,6 +44,33 @@ export async function readSlack(slack: WebClient): Promise<{ me: string; items: 
     return out.replace(/<(?:https?:[^|>]+)\|([^>]+)>/g, '$1').replace(/<(https?:[^>]+)>/g, '$1');
   };
 
+  return { nameOf, readable };
+}
+type SlackNames = ReturnType<typeof slackNames>;
+
+/** Whether the user wrote after the message `ts` (of the thread `threadTs`), in its thread or in the channel. */
+async function answeredAfter(
+  slack: WebClient,
+  me: string,
+  channel: string,
+  ts: string,
+  threadTs: string,
+): Promise<boolean> {
+  const [thread, later] = await Promise.all([
+    slack.conversations.replies({ channel, ts: threadTs, oldest: ts, limit: 100 }),
+    slack.conversations.history({ channel, oldest: ts, limit: 100 }),
+  ]);
+  return [...(thread.messages ?? []), ...(later.messages ?? [])].some(
+    (m) => m.user === me && Number(m.ts) > Number(ts),
+  );
+}
+
+/** The recent messages that mention the user (not their own), answered or not. */
+async function mentions(
+  slack: WebClient,
+  me: string,
+  { nameOf, readable }: SlackNames,
+): Promise<SlackItem[]> {
   const items: SlackItem[] = [];
   const found = await slack.search.messages({
     query: `<@${me}>`,
@@ -62,13 +83,7 @@ export async function readSlack(slack: WebClient): Promise<{ me: string; items: 
     const channel = match.channel.id;
     // The user answered if they wrote after the mention, in its thread or in the channel.
     const threadTs = (match as { thread_ts?: string }).thread_ts ?? match.ts;
-    const [thread, later] = await Promise.all([
-      slack.conversations.replies({ channel, ts: threadTs, oldest: match.ts, limit: 100 }),
-      slack.conversations.history({ channel, oldest: match.ts, limit: 100 }),
-    ]);
-    const answered = [...(thread.messages ?? []), ...(later.messages ?? [])].some(
-      (m) => m.user === me && Number(m.ts) > Number(match.ts),
-    );
+    const answered = await answeredAfter(slack, me, channel, match.ts, threadTs);
     items.push({
       id: `${channel}:${match.ts}`,
       kind: 'mention',
@@ -80,7 +95,16 @@ export async function readSlack(slack: WebClient): Promise<{ me: string; items: 
       needsReply: !answered,
     });
   }
+  return items;
+}
 
+/** The direct-message conversations with a message to the user in the window; waiting when theirs is not the last. */
+async function directMessages(
+  slack: WebClient,
+  me: string,
+  { nameOf, readable }: SlackNames,
+): Promise<SlackItem[]> {
+  const items: SlackItem[] = [];
   const ims = await slack.conversations.list({ types: 'im', limit: 100 });
   for (const im of (ims.channels ?? []).slice(0, DM_CHANNELS)) {
     if (!im.id) continue;
@@ -100,5 +124,18 @@ export async function readSlack(slack: WebClient): Promise<{ me: string; items: 
       needsReply: last?.user !== me,
     });
   }
+  return items;
+}
+
+/**
+ * Reads what waits for the user in Slack: recent messages that mention them (answered when the user
+ * wrote in that thread or channel after the mention), and direct messages whose last word is not
+ * theirs. Answers the items and the user's Slack id.
+ */
+export async function readSlack(slack: WebClient): Promise<{ me: string; items: SlackItem[] }> {
+  const auth = await slack.auth.test();
+  const me = auth.user_id!;
+  const names = slackNames(slack);
+  const items = [...(await mentions(slack, me, names)), ...(await directMessages(slack, me, names))];
   return { me, items };
 }

@@ -70,30 +70,38 @@ interface Failure {
   command?: string;
 }
 
-/** What a failed connection or sign-in was, from the error the client raised. */
-export function describeFailure(err: unknown, login: ServerLogin, timeoutMs: number): ServerCheck {
-  const e = (err ?? {}) as Failure;
-  const { host, port } = login.server;
-  const code = e.code ?? '';
-  const at = `${host} on port ${port}`;
-  const fail = (problem: ServerProblem, message: string, serverSaid?: string): ServerCheck => ({
-    ok: false,
-    problem,
-    message,
-    ...(serverSaid ? { serverSaid } : {}),
-  });
+const fail = (problem: ServerProblem, message: string, serverSaid?: string): ServerCheck => ({
+  ok: false,
+  problem,
+  message,
+  ...(serverSaid ? { serverSaid } : {}),
+});
+
+/** The server refused the sign-in: busy, or the user name or password; null when it did not. */
+function signInFailure(e: Failure): ServerCheck | null {
   if (e.serverResponseCode === 'UNAVAILABLE' || e.responseCode === 454)
     return fail(
       'server-error',
       'The server could not check the password just now: try again in a moment.',
       said(e.responseText ?? e.response),
     );
-  if (e.authenticationFailed || code === 'EAUTH' || e.responseCode === 535)
+  if (e.authenticationFailed || e.code === 'EAUTH' || e.responseCode === 535)
     return fail(
       'wrong-password',
       'The server refused the user name or password. iCloud, Fastmail, Yahoo and Gmail want an app password here, not the account’s own.',
       said(e.responseText ?? e.response),
     );
+  return null;
+}
+
+/**
+ * No connection, or none kept: the name, the port, the certificate, no answer in time, TLS; null
+ * when the failure is none of these.
+ */
+function connectionFailure(e: Failure, server: MailServer, timeoutMs: number): ServerCheck | null {
+  const { host, port, security } = server;
+  const code = e.code ?? '';
+  const at = `${host} on port ${port}`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EDNS')
     return fail('host-not-found', `No server answers to the name ${host}: check its spelling.`);
   if (code === 'ECONNREFUSED')
@@ -108,7 +116,6 @@ export function describeFailure(err: unknown, login: ServerLogin, timeoutMs: num
       'no-answer',
       `No answer from ${at} within ${Math.round(timeoutMs / 1000)} s: check the port, and that the server is up.`,
     );
-  const security = login.server.security;
   if (TLS_CODES.test(code) || /wrong version number|STARTTLS/i.test(e.message ?? ''))
     return fail(
       'tls-refused',
@@ -116,6 +123,14 @@ export function describeFailure(err: unknown, login: ServerLogin, timeoutMs: num
     );
   if (/^(ESOCKET|ECONNECTION|NoConnection|EConnectionClosed)$/.test(code))
     return fail('no-answer', `${at} closed the connection: check the port, and that the server is up.`);
+  return null;
+}
+
+/** What a failed connection or sign-in was, from the error the client raised. */
+export function describeFailure(err: unknown, login: ServerLogin, timeoutMs: number): ServerCheck {
+  const e = (err ?? {}) as Failure;
+  const known = signInFailure(e) ?? connectionFailure(e, login.server, timeoutMs);
+  if (known) return known;
   const words = said(e.responseText ?? e.response ?? e.message);
   return fail('server-error', `The server answered with an error${words ? `: ${words}` : ''}.`, words);
 }
