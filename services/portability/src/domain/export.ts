@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 import { thoughtsInternalContract } from '@haven/contracts/internal';
@@ -87,13 +87,36 @@ export async function buildExport(
   await updateAtStep(db, transferId, step, { status: 'running', progress: 0, blobId: file.id });
   const total = (await reads.thoughtReads.stats({ query: { start: '0001-01-01', end: '9999-12-31' } })).body
     .count;
+  const thoughts = await writeZip(file.stream, (zip, entry) =>
+    writeEntries(reads, zip, entry, { total, setProgress }),
+  );
+  await updateAtStep(db, transferId, step, {
+    status: 'ready',
+    progress: 100,
+    expiresAt: new Date(Date.now() + EXPORT_TTL_MS),
+  });
+  deps.log.info({ transferId, thoughts: thoughts.count }, 'export ready');
+}
 
+/** Streams a zip into `out` as `fill` adds its entries; resolves once all of it is written. */
+async function writeZip<T>(out: Writable, fill: (zip: ZipFile, entry: AddEntry) => Promise<T>): Promise<T> {
   const zip = new ZipFile();
-  const written = pipeline(zip.outputStream, file.stream);
+  const written = pipeline(zip.outputStream, out);
   // Awaited at the end; a failure half-way surfaces there (or the step's own error comes first).
   written.catch(() => undefined);
-  const entry = entryWriter(zip);
+  const filled = await fill(zip, entryWriter(zip));
+  zip.end();
+  await written;
+  return filled;
+}
 
+/** Every entry of the export, in order; `total`: the thoughts to write. What thoughts.json held. */
+async function writeEntries(
+  reads: Reads,
+  zip: ZipFile,
+  entry: AddEntry,
+  { total, setProgress }: { total: number; setProgress: SetProgress },
+): Promise<ThoughtsWritten> {
   zip.addBuffer(Buffer.from(README), 'README.txt');
   const thoughts = await writeThoughts(reads, entry, (share) => setProgress(share * 50), total);
   if (thoughts.anyAudio) await writeAudio(reads, entry);
@@ -105,14 +128,7 @@ export async function buildExport(
   await entry('integrations.json', async (put) =>
     put(JSON.stringify((await reads.integrations.exportIntegrations()).body, null, 1)),
   );
-  zip.end();
-  await written;
-  await updateAtStep(db, transferId, step, {
-    status: 'ready',
-    progress: 100,
-    expiresAt: new Date(Date.now() + EXPORT_TTL_MS),
-  });
-  deps.log.info({ transferId, thoughts: thoughts.count }, 'export ready');
+  return thoughts;
 }
 
 /** Adds entries to `zip`, each resolved once the zip has taken all of it. */

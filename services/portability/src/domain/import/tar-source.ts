@@ -54,19 +54,24 @@ interface Located {
   size: number;
 }
 
+/**
+ * The files of a tar listed so far, and what pax records (or a GNU long name) say of the headers
+ * still to come.
+ */
+interface Listing {
+  entries: SourceEntry[];
+  byName: Map<string, Located>;
+  /** Of the next header. */
+  next?: HeaderData;
+  /** Of every header after. */
+  global?: HeaderData;
+}
+
 /** Every file of the tar with where its bytes are, reading its headers only. */
 async function listTar(blob: StoredBlob): Promise<{ entries: SourceEntry[]; byName: Map<string, Located> }> {
-  const entries: SourceEntry[] = [];
-  const byName = new Map<string, Located>();
-  // What pax records (or a GNU long name) say of the next header, and of every header after.
-  let next: HeaderData | undefined;
-  let global: HeaderData | undefined;
-  const record = async (at: number, size: number) => {
-    if (size > RECORD_LIMIT) throw damaged();
-    return (await blob.readRange(at, at + size)).toString('utf8');
-  };
+  const listing: Listing = { entries: [], byName: new Map() };
   for (let at = 0; at + BLOCK <= blob.size;) {
-    const header = headerOf(await blob.readRange(at, at + BLOCK), next, global);
+    const header = headerOf(await blob.readRange(at, at + BLOCK), listing.next, listing.global);
     if (!header) throw damaged();
     if (header.nullBlock) break;
     if (!header.cksumValid) throw damaged();
@@ -74,40 +79,66 @@ async function listTar(blob: StoredBlob): Promise<{ entries: SourceEntry[]; byNa
     const dataAt = at + BLOCK;
     if (dataAt + size > blob.size) throw damaged();
     at = dataAt + padded(size);
-    switch (header.type) {
-      case 'ExtendedHeader':
-        next = Pax.parse(await record(dataAt, size), next, false);
-        continue;
-      case 'GlobalExtendedHeader':
-        global = Pax.parse(await record(dataAt, size), global, true);
-        continue;
-      case 'NextFileHasLongPath':
-        next = { ...next, path: (await record(dataAt, size)).replace(/\0[^]*$/, '') };
-        continue;
-      case 'NextFileHasLongLinkpath':
-        continue;
-      case 'SymbolicLink':
-      case 'Link':
-        throw new ImportLimitError(
-          `The archive holds a link ("${(header.path ?? '').slice(0, 200)}"); nothing was imported`,
-        );
-    }
-    // The header decodes its own name fields around a pax path; the pax path is the name.
-    const name = entryName(next?.path ?? global?.path ?? header.path ?? '');
-    next = undefined;
-    const unsafe = unsafeName(name);
-    if (unsafe) throw unsafe;
-    const isFile = header.type === 'File' || header.type === 'OldFile' || header.type === 'ContiguousFile';
-    if (!isFile || name === '' || name.endsWith('/')) continue;
-    if (entries.length === IMPORT_LIMITS.files)
-      throw new ImportLimitError(
-        `The archive holds more than ${IMPORT_LIMITS.files} files, the limit; nothing was imported`,
-      );
-    const distinct = distinctName(name, byName);
-    byName.set(distinct, { offset: dataAt, size });
-    entries.push({ name: distinct, size, time: header.mtime ?? new Date(0) });
+    if (!(await readRecordHeader(blob, header, { offset: dataAt, size }, listing)))
+      addEntry(listing, header, dataAt);
   }
-  return { entries, byName };
+  return { entries: listing.entries, byName: listing.byName };
+}
+
+/**
+ * A header that describes the header after it (or all of them), read into `listing`: whether it was
+ * one. A link is refused.
+ */
+async function readRecordHeader(
+  blob: StoredBlob,
+  header: Header,
+  data: Located,
+  listing: Listing,
+): Promise<boolean> {
+  const record = async () => {
+    if (data.size > RECORD_LIMIT) throw damaged();
+    return (await blob.readRange(data.offset, data.offset + data.size)).toString('utf8');
+  };
+  switch (header.type) {
+    case 'ExtendedHeader':
+      listing.next = Pax.parse(await record(), listing.next, false);
+      return true;
+    case 'GlobalExtendedHeader':
+      listing.global = Pax.parse(await record(), listing.global, true);
+      return true;
+    case 'NextFileHasLongPath':
+      listing.next = { ...listing.next, path: (await record()).replace(/\0[^]*$/, '') };
+      return true;
+    case 'NextFileHasLongLinkpath':
+      return true;
+    case 'SymbolicLink':
+    case 'Link':
+      throw new ImportLimitError(
+        `The archive holds a link ("${(header.path ?? '').slice(0, 200)}"); nothing was imported`,
+      );
+    default:
+      return false;
+  }
+}
+
+/** The entry of a header, its data at `offset`, added to `listing` when it is a file. */
+function addEntry(listing: Listing, header: Header, offset: number): void {
+  const { next, global, entries, byName } = listing;
+  // The header decodes its own name fields around a pax path; the pax path is the name.
+  const name = entryName(next?.path ?? global?.path ?? header.path ?? '');
+  listing.next = undefined;
+  const unsafe = unsafeName(name);
+  if (unsafe) throw unsafe;
+  const isFile = header.type === 'File' || header.type === 'OldFile' || header.type === 'ContiguousFile';
+  if (!isFile || name === '' || name.endsWith('/')) return;
+  if (entries.length === IMPORT_LIMITS.files)
+    throw new ImportLimitError(
+      `The archive holds more than ${IMPORT_LIMITS.files} files, the limit; nothing was imported`,
+    );
+  const size = header.size ?? 0;
+  const distinct = distinctName(name, byName);
+  byName.set(distinct, { offset, size });
+  entries.push({ name: distinct, size, time: header.mtime ?? new Date(0) });
 }
 
 /**

@@ -103,52 +103,91 @@ function fromEpoch(n: number): NoteDate | null {
  * made. Null when it is none of them (a template's `{{date}}`, an empty value).
  */
 export function parseDateValue(value: unknown): NoteDate | null {
-  if (value instanceof Date) {
-    // YAML 1.1 parsers read a bare `2021-02-26` as UTC midnight: that is a day, not an instant.
-    const day = value.toISOString?.().slice(0, 10);
-    if (!day || Number.isNaN(value.getTime())) return null;
-    return value.getTime() % 86_400_000 === 0
-      ? written(value.getUTCFullYear(), value.getUTCMonth() + 1, value.getUTCDate(), null)
-      : fromInstant(value);
-  }
+  if (value instanceof Date) return fromParsedDate(value);
   if (typeof value === 'number') return fromEpoch(value);
   if (typeof value !== 'string') return null;
   const text = value
     .trim()
     .replace(/^\[\[(.*)\]\]$/, '$1')
     .trim();
-  let m = ISO.exec(text);
-  if (m) {
-    const [, y, mo, d, h, mi, s, frac, zone] = m;
-    const time =
-      h === undefined
-        ? null
-        : { h: +h, mi: +mi!, s: +(s ?? 0), ms: +(frac ?? '0').slice(0, 3).padEnd(3, '0') };
-    return written(+y!, +mo!, +d!, time, zone);
+  // The first form the text is in decides, even when its date is not a real one.
+  for (const form of WRITTEN_FORMS) {
+    const date = form(text);
+    if (date !== undefined) return date;
   }
-  if ((m = SLASHED.exec(text))) return written(+m[1]!, +m[2]!, +m[3]!, null);
-  if ((m = COMPACT.exec(text)))
-    return written(+m[1]!, +m[2]!, +m[3]!, { h: +m[4]!, mi: +m[5]!, s: +m[6]! }, 'Z');
-  if ((m = DAY_FIRST.exec(text))) {
-    const [, d, mo, y, h, mi, s, ampm] = m;
-    if (h === undefined) return written(+y!, +mo!, +d!, null);
-    let hour = +h;
-    if (ampm) hour = (hour % 12) + (ampm.toUpperCase() === 'PM' ? 12 : 0);
-    return written(+y!, +mo!, +d!, { h: hour, mi: +mi!, s: +(s ?? 0) });
-  }
-  if ((m = RFC2822.exec(text))) {
-    const [, d, month, y, h, mi, s, zone] = m;
-    const mo = monthOf(month!);
-    if (mo === 0) return null;
-    return written(+y!, mo, +d!, h === undefined ? null : { h: +h, mi: +mi!, s: +(s ?? 0) }, zone);
-  }
-  if ((m = MONTH_FIRST.exec(text))) {
-    const mo = monthOf(m[1]!);
-    return mo === 0 ? null : written(+m[3]!, mo, +m[2]!, null);
-  }
-  if (/^\d{9,13}$/.test(text)) return fromEpoch(Number(text));
   return null;
 }
+
+/** A `Date` a YAML parser made. */
+function fromParsedDate(value: Date): NoteDate | null {
+  // YAML 1.1 parsers read a bare `2021-02-26` as UTC midnight: that is a day, not an instant.
+  const day = value.toISOString?.().slice(0, 10);
+  if (!day || Number.isNaN(value.getTime())) return null;
+  return value.getTime() % 86_400_000 === 0
+    ? written(value.getUTCFullYear(), value.getUTCMonth() + 1, value.getUTCDate(), null)
+    : fromInstant(value);
+}
+
+/** The date of a text in one written form (null when it is not a real date), or undefined when not in it. */
+type WrittenForm = (text: string) => NoteDate | null | undefined;
+
+const fromIso: WrittenForm = (text) => {
+  const m = ISO.exec(text);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s, frac, zone] = m;
+  const time =
+    h === undefined ? null : { h: +h, mi: +mi!, s: +(s ?? 0), ms: +(frac ?? '0').slice(0, 3).padEnd(3, '0') };
+  return written(+y!, +mo!, +d!, time, zone);
+};
+
+const fromSlashed: WrittenForm = (text) => {
+  const m = SLASHED.exec(text);
+  return m ? written(+m[1]!, +m[2]!, +m[3]!, null) : undefined;
+};
+
+const fromCompact: WrittenForm = (text) => {
+  const m = COMPACT.exec(text);
+  return m ? written(+m[1]!, +m[2]!, +m[3]!, { h: +m[4]!, mi: +m[5]!, s: +m[6]! }, 'Z') : undefined;
+};
+
+const fromDayFirst: WrittenForm = (text) => {
+  const m = DAY_FIRST.exec(text);
+  if (!m) return undefined;
+  const [, d, mo, y, h, mi, s, ampm] = m;
+  if (h === undefined) return written(+y!, +mo!, +d!, null);
+  let hour = +h;
+  if (ampm) hour = (hour % 12) + (ampm.toUpperCase() === 'PM' ? 12 : 0);
+  return written(+y!, +mo!, +d!, { h: hour, mi: +mi!, s: +(s ?? 0) });
+};
+
+const fromRfc2822: WrittenForm = (text) => {
+  const m = RFC2822.exec(text);
+  if (!m) return undefined;
+  const [, d, month, y, h, mi, s, zone] = m;
+  const mo = monthOf(month!);
+  if (mo === 0) return null;
+  return written(+y!, mo, +d!, h === undefined ? null : { h: +h, mi: +mi!, s: +(s ?? 0) }, zone);
+};
+
+const fromMonthFirst: WrittenForm = (text) => {
+  const m = MONTH_FIRST.exec(text);
+  if (!m) return undefined;
+  const mo = monthOf(m[1]!);
+  return mo === 0 ? null : written(+m[3]!, mo, +m[2]!, null);
+};
+
+const fromEpochText: WrittenForm = (text) => (/^\d{9,13}$/.test(text) ? fromEpoch(Number(text)) : undefined);
+
+/** The forms a date is written in, in the order they are tried. */
+const WRITTEN_FORMS: readonly WrittenForm[] = [
+  fromIso,
+  fromSlashed,
+  fromCompact,
+  fromDayFirst,
+  fromRfc2822,
+  fromMonthFirst,
+  fromEpochText,
+];
 
 // 2021-02-26, 2021_02_26, 2021.02.26, then an optional time: "2021-02-26 14.05 Walk". Years
 // 1000–2999: a historical diary (`1660-01-01.md`) is dated, and what is left out (`0001-…`,

@@ -2,6 +2,7 @@ import { MONTHS } from '@haven/contracts/english-dates';
 import { IMPORT_LIMITS } from '@haven/contracts/portability';
 import type { FormatReader, ImportSource, ReadOptions, SourceEntry } from '../source';
 import { inTimeZone } from './dates';
+import { isBlank, unescapeDayOne } from './dayone-escapes';
 import { extensionOf, hiddenReason, notANote, relativeName, topFolder } from './entries';
 import { jsonItems } from './json-items';
 import { noteItems } from './note';
@@ -16,6 +17,9 @@ import { failed, skipped, walkEntries, type ItemBody } from './walk';
  * (`![](dayone-moment://<id>)`, `![](dayone-moment:/pdfAttachment/<id>)`). Its first line is the
  * entry's title in the app. Every scan below is linear in the text: entries are untrusted.
  */
+
+// Undone in dayone-escapes.ts; given here beside the other steps of reading an entry's text.
+export { unescapeDayOne };
 
 interface DayOneEntry {
   text?: unknown;
@@ -68,103 +72,6 @@ export function withoutMedia(text: string): { text: string; media: string[] } {
     kept.push(left);
   }
   return { text: kept.join('\n'), media };
-}
-
-/** ASCII punctuation: what CommonMark lets a backslash escape. */
-const isPunctuation = (c: number) =>
-  (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
-
-const isBlank = (c: string | undefined) => c === undefined || c === ' ' || c === '\t';
-
-/** Whether the line from `from` on holds only `mark`, backslashes and spaces (`\-\-\-`, `===`). */
-function onlyMarks(line: string, from: number, mark: string): boolean {
-  for (let i = from; i < line.length; i++) {
-    const c = line[i];
-    if (c !== mark && c !== '\\' && c !== ' ' && c !== '\t') return false;
-  }
-  return true;
-}
-
-/** How many `mark`s start the line at `from`, backslashes between them not counted. */
-function marksAt(line: string, from: number, mark: string): number {
-  let n = 0;
-  for (let i = from; i < line.length && n < 3; i++) {
-    if (line[i] === mark) n++;
-    else if (line[i] !== '\\') break;
-  }
-  return n;
-}
-
-/**
- * The index of the one backslash of a line that must stay because without it the line would
- * start a block the user did not write (a heading, list item, quote, fence, rule or HTML block),
- * or -1. `\#tag` stays `#tag`: a `#` with no space after it is no heading.
- */
-function neededEscape(line: string): number {
-  let at = 0;
-  while (line[at] === ' ' || line[at] === '\t') at++;
-  if (line[at] !== '\\') {
-    // `2019\. was a good year`: unescaped, an ordered list item.
-    let end = at;
-    while (end - at < 10 && line.charCodeAt(end) >= 48 && line.charCodeAt(end) <= 57) end++;
-    const digits = end - at;
-    return digits > 0 && digits < 10 && line[end] === '\\' && (line[end + 1] === '.' || line[end + 1] === ')')
-      ? isBlank(line[end + 2])
-        ? end
-        : -1
-      : -1;
-  }
-  const mark = line[at + 1];
-  const next = line[at + 2];
-  switch (mark) {
-    case '#':
-      return isBlank(next) || next === '#' || next === '\\' ? at : -1;
-    case '>':
-    case '<':
-      return at;
-    case '-':
-    case '+':
-    case '*':
-      return isBlank(next) || onlyMarks(line, at + 2, mark) ? at : -1;
-    case '=':
-    case '_':
-      return onlyMarks(line, at + 2, mark) ? at : -1;
-    case '`':
-    case '~':
-      return marksAt(line, at + 1, mark) >= 3 ? at : -1;
-    default:
-      return -1;
-  }
-}
-
-/**
- * Day One's Markdown as the user wrote it: every backslash escape of punctuation removed (`\!` →
- * `!`, `\/` → `/`, `\\` → `\`), in one pass so that an escaped backslash is never read again, and
- * Day One's own Markdown left as it is. The one escape that keeps a line from becoming a heading,
- * list item, quote or fence it never was stays.
- */
-export function unescapeDayOne(text: string): string {
-  if (!text.includes('\\')) return text;
-  return text
-    .split('\n')
-    .map((line) => {
-      let i = line.indexOf('\\');
-      if (i < 0) return line;
-      const keep = neededEscape(line);
-      const parts: string[] = [];
-      let from = 0;
-      while (i >= 0) {
-        if (i !== keep && isPunctuation(line.charCodeAt(i + 1))) {
-          parts.push(line.slice(from, i));
-          from = i + 1;
-        }
-        // Past the escaped character: in `\\.` the second backslash is text, not an escape.
-        i = line.indexOf('\\', i + 2);
-      }
-      parts.push(line.slice(from));
-      return parts.join('');
-    })
-    .join('\n');
 }
 
 /** `line` without the runs of `_` that open or close emphasis (at a word's edge), by scanning. */

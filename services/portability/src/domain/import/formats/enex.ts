@@ -2,6 +2,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import { SaxesParser } from 'saxes';
 import { IMPORT_LIMITS } from '@haven/contracts/portability';
+import { OpenElements } from './enex-elements';
 
 /** One `<note>` of an Evernote export, as written (its content still ENML). */
 export interface EnexNote {
@@ -69,169 +70,206 @@ export async function* enexNotes(
   stream: Readable,
 ): AsyncGenerator<EnexNote | { error: string; line: number }> {
   const parser = new SaxesParser({ position: true });
-  const done: Array<EnexNote | { error: string; line: number }> = [];
-  /** The open elements; `strayClose`: a close tag naming no open element came while it was innermost. */
-  const open: Array<{ name: string; selfClosing: boolean; strayClose?: boolean }> = [];
-  // Kept as the elements open and close, so that every step is O(1) whatever the nesting (a file of
-  // 100,000 open elements and as many stray close tags stays linear): how many are open by name, and
-  // how many under the note never had a stray close tag.
-  const openByName = new Map<string, number>();
-  let underNoteUnbroken = 0;
-  const push = (name: string, selfClosing: boolean) => {
-    open.push({ name, selfClosing });
-    openByName.set(name, (openByName.get(name) ?? 0) + 1);
-    if (open.length > 2) underNoteUnbroken++;
-  };
-  const pop = () => {
-    const element = open.pop()!;
-    openByName.set(element.name, openByName.get(element.name)! - 1);
-    if (open.length >= 2 && !element.strayClose) underNoteUnbroken--;
-  };
-  let note: EnexNote | null = null;
-  /** The field being read, and the depth of its element; `task`: a field of the task being read. */
-  let field: { name: string; depth: number; task?: boolean } | null = null;
-  /** The task being read (an element right under the note), and the depth of its element. */
-  let task: { value: EnexTask; depth: number } | null = null;
-  let text = '';
-  let notes = 0;
-  let firstError: { error: string; line: number } | null = null;
-  /** The name of the close tag saxes just reported, unless an error says it closed it implicitly. */
-  let closing: string | null = null;
-
-  const keep = (more: string) => {
-    if (!note || !field) return;
-    if (text.length + more.length > IMPORT_LIMITS.fileBytes) {
-      note.error ??= { message: 'The note is larger than 1 MB', line: parser.line };
-      return;
-    }
-    text += more;
-  };
-  /** Inside the content, under an element of its own: markup that escaped its CDATA. */
-  const inRecoveredMarkup = () => field?.name === 'content' && open.length > field.depth;
-
-  const closeTop = () => {
-    const element = open[open.length - 1]!;
-    if (field && open.length === field.depth && note) {
-      const value = field.name === 'content' ? text : text.trim();
-      if (field.task) {
-        if (task) task.value[field.name as keyof EnexTask] = value;
-      } else if (field.name === 'tag') note.tags.push(value);
-      else note[field.name as 'title' | 'content' | 'created' | 'updated'] = value;
-      field = null;
-    } else if (inRecoveredMarkup() && !element.selfClosing) keep(`</${element.name}>`);
-    else if (task && open.length === task.depth && note) {
-      if (note.tasks.length < MAX_TASKS) note.tasks.push(task.value);
-      task = null;
-    }
-    if (open.length === 2 && note) {
-      done.push(note);
-      notes++;
-      note = null;
-      field = null;
-      task = null;
-    }
-    pop();
-  };
-  /** A close tag in the file: closes the innermost open element of its name and all inside it. */
-  const closeTag = (name: string) => {
-    if (!openByName.get(name)) {
-      // Most likely the innermost element's close tag, misspelt (`</note-attributesv>`): what
-      // follows is read as if it were closed.
-      const top = open[open.length - 1];
-      if (top && !top.strayClose) {
-        top.strayClose = true;
-        if (open.length > 2) underNoteUnbroken--;
-      }
-      return;
-    }
-    let top = open[open.length - 1]!;
-    while (top.name !== name) {
-      closeTop();
-      top = open[open.length - 1]!;
-    }
-    closeTop();
-  };
-  /** Settles the close tag reported last, before anything else happens. */
-  const settle = () => {
-    if (closing !== null) closeTag(closing);
-    closing = null;
-  };
-
-  /** A field's element: a child of the note, or of an element of it whose close tag was misspelt. */
-  const isField = (name: string) =>
-    note !== null && !field && FIELDS.has(name) && open[1]?.name === 'note' && underNoteUnbroken === 0;
-
-  /** A task's element: a child of the note, as its fields are. */
-  const isTask = (name: string) => name === 'task' && isField('title') && open.length === 2;
-  /** A field of the task being read: a child of its element. */
-  const isTaskField = (name: string) =>
-    task !== null && !field && open.length === task.depth && TASK_FIELDS.has(name);
-
+  const reader = new NoteReader(() => parser.line);
   parser.on('opentag', (tag) => {
-    settle();
-    const startsField = isField(tag.name);
-    const startsTask = isTask(tag.name);
-    const startsTaskField = isTaskField(tag.name);
-    push(tag.name, tag.isSelfClosing);
-    if (open.length === 2 && tag.name === 'note') {
-      note = { title: '', content: '', created: '', updated: '', tags: [], tasks: [], line: parser.line };
-      field = null;
-      task = null;
-    } else if (inRecoveredMarkup()) {
-      const attributes = Object.entries(tag.attributes as Record<string, string>)
-        .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
-        .join('');
-      keep(`<${tag.name}${attributes}${tag.isSelfClosing ? '/' : ''}>`);
-    } else if (startsField) {
-      field = { name: tag.name, depth: open.length };
-      text = '';
-    } else if (startsTask && !tag.isSelfClosing) {
-      task = {
-        value: { title: '', taskStatus: '', dueDate: '', sortWeight: '', taskGroupNoteLevelID: '' },
-        depth: open.length,
-      };
-    } else if (startsTaskField) {
-      field = { name: tag.name, depth: open.length, task: true };
-      text = '';
-    }
+    reader.settle();
+    reader.openTag(tag);
   });
   parser.on('text', (t) => {
-    settle();
-    // "]]>" is never text in XML: it ends a CDATA section that a nested one had already ended.
-    const own = field?.name === 'content' ? t.replaceAll(']]>', '') : t;
-    keep(inRecoveredMarkup() ? escapeText(own) : own);
+    reader.settle();
+    reader.text(t);
   });
   parser.on('cdata', (t) => {
-    settle();
-    keep(t);
+    reader.settle();
+    reader.keep(t);
   });
   parser.on('closetag', (tag) => {
-    settle();
-    closing = tag.name;
+    reader.settle();
+    reader.closeReported(tag.name);
   });
-  parser.on('error', (err) => {
-    const message = err.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '');
-    // saxes closed an element the close tag did not name: it stays open here.
-    if (message === 'unexpected close tag.') closing = null;
-    else settle();
-    const unmatched = /^unmatched closing tag: (.*)\.$/.exec(message);
-    if (unmatched) closeTag(unmatched[1]!);
-    if (note && FAILS_THE_NOTE.test(message))
-      note.error ??= { message: `The note is not valid XML: ${message}`, line: parser.line };
-    firstError ??= { error: `The file is not valid XML: ${message}`, line: parser.line };
-  });
+  parser.on('error', (err) => reader.error(err.message));
 
   const decoder = new StringDecoder('utf8');
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     writeQuietly(parser, decoder.write(chunk));
-    yield* done.splice(0);
+    yield* reader.done.splice(0);
   }
   writeQuietly(parser, decoder.end());
   parser.close();
-  settle();
-  while (open.length) closeTop();
-  yield* done.splice(0);
-  if (notes === 0 && firstError) yield firstError;
+  yield* reader.end();
+}
+
+/** The notes of a file, made from saxes's events as they come. */
+class NoteReader {
+  /** Notes (and the file's error) read and not yet given. */
+  readonly done: Array<EnexNote | { error: string; line: number }> = [];
+  /** The name of the close tag saxes just reported, unless an error says it closed it implicitly. */
+  private closing: string | null = null;
+  private readonly open = new OpenElements();
+  private note: EnexNote | null = null;
+  /** The field being read, and the depth of its element; `task`: a field of the task being read. */
+  private field: { name: string; depth: number; task?: boolean } | null = null;
+  /** The task being read (an element right under the note), and the depth of its element. */
+  private task: { value: EnexTask; depth: number } | null = null;
+  private fieldText = '';
+  private notes = 0;
+  private firstError: { error: string; line: number } | null = null;
+
+  /** `line`: the line saxes is on. */
+  constructor(private readonly line: () => number) {}
+
+  /** Adds to the text of the field being read, up to the size of a note. */
+  keep(more: string): void {
+    if (!this.note || !this.field) return;
+    if (this.fieldText.length + more.length > IMPORT_LIMITS.fileBytes) {
+      this.note.error ??= { message: 'The note is larger than 1 MB', line: this.line() };
+      return;
+    }
+    this.fieldText += more;
+  }
+
+  /**
+   * saxes reported a close tag: settled when the next event comes, unless that is an error saying
+   * saxes closed the element implicitly.
+   */
+  closeReported(name: string): void {
+    this.closing = name;
+  }
+
+  /** Settles the close tag reported last, before anything else happens. */
+  settle(): void {
+    if (this.closing !== null) this.closeTag(this.closing);
+    this.closing = null;
+  }
+
+  openTag(tag: { name: string; isSelfClosing: boolean; attributes: unknown }): void {
+    const startsField = this.isField(tag.name);
+    const startsTask = this.isTask(tag.name);
+    const startsTaskField = this.isTaskField(tag.name);
+    this.open.push(tag.name, tag.isSelfClosing);
+    const depth = this.open.depth;
+    if (depth === 2 && tag.name === 'note') {
+      this.note = {
+        title: '',
+        content: '',
+        created: '',
+        updated: '',
+        tags: [],
+        tasks: [],
+        line: this.line(),
+      };
+      this.field = null;
+      this.task = null;
+    } else if (this.inRecoveredMarkup()) {
+      const attributes = Object.entries(tag.attributes as Record<string, string>)
+        .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
+        .join('');
+      this.keep(`<${tag.name}${attributes}${tag.isSelfClosing ? '/' : ''}>`);
+    } else if (startsField) this.startField({ name: tag.name, depth });
+    else if (startsTask && !tag.isSelfClosing) {
+      this.task = {
+        value: { title: '', taskStatus: '', dueDate: '', sortWeight: '', taskGroupNoteLevelID: '' },
+        depth,
+      };
+    } else if (startsTaskField) this.startField({ name: tag.name, depth, task: true });
+  }
+
+  text(t: string): void {
+    // "]]>" is never text in XML: it ends a CDATA section that a nested one had already ended.
+    const own = this.field?.name === 'content' ? t.replaceAll(']]>', '') : t;
+    this.keep(this.inRecoveredMarkup() ? escapeText(own) : own);
+  }
+
+  /** An error saxes reports (it reads on past every one). */
+  error(reported: string): void {
+    const message = reported.replace(/^(?:[^:]*:)?\d+:\d+: /, '');
+    // saxes closed an element the close tag did not name: it stays open here.
+    if (message === 'unexpected close tag.') this.closing = null;
+    else this.settle();
+    const unmatched = /^unmatched closing tag: (.*)\.$/.exec(message);
+    if (unmatched) this.closeTag(unmatched[1]!);
+    if (this.note && FAILS_THE_NOTE.test(message))
+      this.note.error ??= { message: `The note is not valid XML: ${message}`, line: this.line() };
+    this.firstError ??= { error: `The file is not valid XML: ${message}`, line: this.line() };
+  }
+
+  /** The end of the file: what is still open is closed; the file's error when it gave no note. */
+  end(): Array<EnexNote | { error: string; line: number }> {
+    this.settle();
+    while (this.open.depth) this.closeTop();
+    const rest = this.done.splice(0);
+    if (this.notes === 0 && this.firstError) rest.push(this.firstError);
+    return rest;
+  }
+
+  private startField(field: { name: string; depth: number; task?: boolean }): void {
+    this.field = field;
+    this.fieldText = '';
+  }
+
+  /** Inside the content, under an element of its own: markup that escaped its CDATA. */
+  private inRecoveredMarkup(): boolean {
+    return this.field?.name === 'content' && this.open.depth > this.field.depth;
+  }
+
+  /** A field's element: a child of the note, or of an element of it whose close tag was misspelt. */
+  private isField(name: string): boolean {
+    return (
+      this.note !== null &&
+      !this.field &&
+      FIELDS.has(name) &&
+      this.open.at(1)?.name === 'note' &&
+      this.open.unbrokenUnderNote()
+    );
+  }
+
+  /** A task's element: a child of the note, as its fields are. */
+  private isTask(name: string): boolean {
+    return name === 'task' && this.isField('title') && this.open.depth === 2;
+  }
+
+  /** A field of the task being read: a child of its element. */
+  private isTaskField(name: string): boolean {
+    return this.task !== null && !this.field && this.open.depth === this.task.depth && TASK_FIELDS.has(name);
+  }
+
+  /** A close tag in the file: closes the innermost open element of its name and all inside it. */
+  private closeTag(name: string): void {
+    // Most likely the innermost element's close tag, misspelt (`</note-attributesv>`): what
+    // follows is read as if it were closed.
+    if (!this.open.isOpen(name)) return this.open.strayClose();
+    while (this.open.top()!.name !== name) this.closeTop();
+    this.closeTop();
+  }
+
+  /** Closes the innermost open element: a field, task or note it ends is complete. */
+  private closeTop(): void {
+    const element = this.open.top()!;
+    const depth = this.open.depth;
+    if (this.field && depth === this.field.depth && this.note) this.endField(this.note, this.field);
+    else if (this.inRecoveredMarkup() && !element.selfClosing) this.keep(`</${element.name}>`);
+    else if (this.task && depth === this.task.depth && this.note) {
+      if (this.note.tasks.length < MAX_TASKS) this.note.tasks.push(this.task.value);
+      this.task = null;
+    }
+    if (depth === 2 && this.note) {
+      this.done.push(this.note);
+      this.notes++;
+      this.note = null;
+      this.field = null;
+      this.task = null;
+    }
+    this.open.pop();
+  }
+
+  private endField(note: EnexNote, field: { name: string; task?: boolean }): void {
+    const value = field.name === 'content' ? this.fieldText : this.fieldText.trim();
+    if (field.task) {
+      if (this.task) this.task.value[field.name as keyof EnexTask] = value;
+    } else if (field.name === 'tag') note.tags.push(value);
+    else note[field.name as 'title' | 'content' | 'created' | 'updated'] = value;
+    this.field = null;
+  }
 }
 
 /**

@@ -192,60 +192,87 @@ function lenientValue(value: string): string | string[] | null | undefined {
  * counted: then the whole front matter is kept visible (`kept`), the note losing nothing.
  */
 function leniently(yaml: string, body: string, why: string, line: number): FrontMatter {
-  const meta = new Map<string, unknown>();
   const lines = yaml.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
+  const read: LenientRead = { meta: new Map(), key: null, block: null, runsOn: false };
   let unread = 0;
   let firstUnread = 0;
-  let key: string | null = null;
-  // Inside a `|` or `>` block: lines are joined with this.
-  let block: string | null = null;
-  // The last value was plain text, which indented lines carry on.
-  let runsOn = false;
   for (let n = 0; n < lines.length; n++) {
     const raw = lines[n]!;
     const text = raw.trim();
-    if (block !== null && key !== null && (!text || isBlank(raw[0]))) {
-      const before = meta.get(key) as string;
-      meta.set(key, before ? `${before}${block}${text}` : text);
-      continue;
-    }
-    block = null;
+    if (continuesBlock(read, raw, text)) continue;
+    read.block = null;
     if (!text || text[0] === '#') continue;
-    let understood = false;
-    if (text === '-' || text.startsWith('- ') || text.startsWith('-\t')) {
-      const before = key === null ? undefined : meta.get(key);
-      const item = lenientValue(text.slice(1).trim());
-      if (key !== null && (before === null || Array.isArray(before)) && typeof item === 'string') {
-        meta.set(key, [...((before as string[] | null) ?? []), item]);
-        understood = true;
-        runsOn = false;
-      }
-    } else {
-      const pair = keyLine(raw);
-      if (pair?.indent === 0) {
-        key = pair.key;
-        const isBlock = /^[|>][-+0-9]*$/.test(pair.value);
-        const value = isBlock ? '' : lenientValue(pair.value);
-        if (isBlock) block = pair.value[0] === '|' ? '\n' : ' ';
-        if (value !== undefined) {
-          meta.set(key, value);
-          understood = true;
-          runsOn = typeof value === 'string' && !/^["']/.test(pair.value);
-        }
-      } else if (!pair && runsOn && key !== null && isBlank(raw[0])) {
-        meta.set(key, `${meta.get(key) as string} ${text}`);
-        understood = true;
-      }
-    }
+    const understood =
+      text === '-' || text.startsWith('- ') || text.startsWith('-\t')
+        ? readListItem(read, text)
+        : readKeyLine(read, raw, text);
     if (!understood) {
       if (!unread++) firstUnread = n;
-      key = null;
-      runsOn = false;
+      read.key = null;
+      read.runsOn = false;
     }
   }
+  return lenientResult(yaml, body, Object.fromEntries(read.meta), { why, line, unread, firstUnread });
+}
+
+/** What `leniently` has read so far, and of the line before. */
+interface LenientRead {
+  meta: Map<string, unknown>;
+  /** The key of the last top-level `key: value` line understood. */
+  key: string | null;
+  /** Inside a `|` or `>` block: lines are joined with this. */
+  block: string | null;
+  /** The last value was plain text, which indented lines carry on. */
+  runsOn: boolean;
+}
+
+/** A line of a `|` or `>` block (indented or blank) added to its value: whether it was one. */
+function continuesBlock(read: LenientRead, raw: string, text: string): boolean {
+  if (read.block === null || read.key === null || (text && !isBlank(raw[0]))) return false;
+  const before = read.meta.get(read.key) as string;
+  read.meta.set(read.key, before ? `${before}${read.block}${text}` : text);
+  return true;
+}
+
+/** A `- item` line, added to the list of the key above it: whether it was understood. */
+function readListItem(read: LenientRead, text: string): boolean {
+  const before = read.key === null ? undefined : read.meta.get(read.key);
+  const item = lenientValue(text.slice(1).trim());
+  if (read.key === null || !(before === null || Array.isArray(before)) || typeof item !== 'string')
+    return false;
+  read.meta.set(read.key, [...((before as string[] | null) ?? []), item]);
+  read.runsOn = false;
+  return true;
+}
+
+/** A top-level `key: value` line, or an indented line running a plain value on: whether it was understood. */
+function readKeyLine(read: LenientRead, raw: string, text: string): boolean {
+  const pair = keyLine(raw);
+  if (pair?.indent === 0) {
+    read.key = pair.key;
+    const isBlock = /^[|>][-+0-9]*$/.test(pair.value);
+    const value = isBlock ? '' : lenientValue(pair.value);
+    if (isBlock) read.block = pair.value[0] === '|' ? '\n' : ' ';
+    if (value === undefined) return false;
+    read.meta.set(read.key, value);
+    read.runsOn = typeof value === 'string' && !/^["']/.test(pair.value);
+    return true;
+  }
+  if (pair || !read.runsOn || read.key === null || !isBlank(raw[0])) return false;
+  read.meta.set(read.key, `${read.meta.get(read.key) as string} ${text}`);
+  return true;
+}
+
+/** The front matter read leniently, kept visible when some of its lines were not understood. */
+function lenientResult(
+  yaml: string,
+  body: string,
+  meta: Record<string, unknown>,
+  { why, line, unread, firstUnread }: { why: string; line: number; unread: number; firstUnread: number },
+): FrontMatter {
   const reason = `The front matter is ${why}: read line by line`;
-  const result = { meta: Object.fromEntries(meta), body };
+  const result = { meta, body };
   if (!unread) return { ...result, problem: { reason, line } };
   const lineCount = unread === 1 ? '1 line' : `${unread} lines`;
   return {

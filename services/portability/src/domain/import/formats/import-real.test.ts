@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { StoredBlob } from '../../blob-store';
 import type { ImportItem } from '../source';
 import { openZipSource } from '../zip-source';
@@ -115,7 +115,7 @@ describe.runIf(corpusPresent(REAL))('real exports of other apps', () => {
     60_000,
   );
 
-  it('prints what each upload gave', () => {
+  afterAll(() => {
     console.log(`Real exports (../shared/corpora/import-real):\n  ${figures.join('\n  ')}`);
   });
 });

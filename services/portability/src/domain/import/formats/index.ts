@@ -24,31 +24,15 @@ import { isSimplenoteJson, simplenoteReader } from './simplenote-reader';
 export function detectFormat(entries: readonly SourceEntry[]): FormatReader | null {
   const top = topFolder(entries);
   const names = entries.map((e) => relativeName(e.name, top)).filter((n) => !n.startsWith('__MACOSX/'));
-  const any = (pattern: RegExp) => names.some((n) => pattern.test(n));
   const visible = names.filter((n) => !hiddenReason(n));
   const notes = visible.filter((n) => noteKind(n) !== null);
 
   if (entries.some((e) => /^(?:[^/]+\/)?thoughts\.json$/.test(e.name))) return havenReader;
-  if (
-    names.includes('logseq/config.edn') ||
-    notes.some((n) => /^journals\/\d{4}[-_.]\d{2}[-_.]\d{2}\.md$/.test(n)) ||
-    (notes.some((n) => n.startsWith('pages/')) && any(/^journals\//))
-  )
-    return logseqReader;
-  if (any(/^\.obsidian\//)) return notesReader('obsidian');
-  if (
-    notes.length > 0 &&
-    notes.filter((n) => !n.includes('/') && JOPLIN_ID.test(n)).length * 2 > notes.length
-  )
-    return joplinReader;
+  if (isLogseqGraph(names, notes)) return logseqReader;
+  if (names.some((n) => /^\.obsidian\//.test(n))) return notesReader('obsidian');
+  if (isJoplinRaw(notes)) return joplinReader;
   if (isNotionExport(visible)) return notionReader;
-  // Simplenote: its JSON export, or only `.txt` notes with the trashed ones in `trash/`.
-  if (
-    entries.some((e) => isSimplenoteJson(e.name)) ||
-    (notes.some((n) => n.startsWith('trash/')) &&
-      notes.every((n) => noteKind(n) === 'text' && (!n.includes('/') || /^trash\/[^/]+$/.test(n))))
-  )
-    return simplenoteReader;
+  if (isSimplenoteExport(entries, notes)) return simplenoteReader;
   if (keepFolders(entries).size > 0) return keepReader;
   if (visible.some((n) => extensionOf(n) === 'enex')) return evernoteReader;
   // Day One: journal JSON files at the root (its media sit in photos/, audios/, …), no notes.
@@ -63,4 +47,29 @@ export function detectFormat(entries: readonly SourceEntry[]): FormatReader | nu
   if (pages.length > notes.length) return notesReader('html');
   if (notes.length > 0) return notesReader('notes');
   return null;
+}
+
+/** Logseq: its config, a journal named by its day, or pages beside journals. */
+function isLogseqGraph(names: readonly string[], notes: readonly string[]): boolean {
+  return (
+    names.includes('logseq/config.edn') ||
+    notes.some((n) => /^journals\/\d{4}[-_.]\d{2}[-_.]\d{2}\.md$/.test(n)) ||
+    (notes.some((n) => n.startsWith('pages/')) && names.some((n) => /^journals\//.test(n)))
+  );
+}
+
+/** A Joplin RAW export: most notes are items at the root named by their Joplin id. */
+function isJoplinRaw(notes: readonly string[]): boolean {
+  return (
+    notes.length > 0 && notes.filter((n) => !n.includes('/') && JOPLIN_ID.test(n)).length * 2 > notes.length
+  );
+}
+
+/** Simplenote: its JSON export, or only `.txt` notes with the trashed ones in `trash/`. */
+function isSimplenoteExport(entries: readonly SourceEntry[], notes: readonly string[]): boolean {
+  return (
+    entries.some((e) => isSimplenoteJson(e.name)) ||
+    (notes.some((n) => n.startsWith('trash/')) &&
+      notes.every((n) => noteKind(n) === 'text' && (!n.includes('/') || /^trash\/[^/]+$/.test(n))))
+  );
 }

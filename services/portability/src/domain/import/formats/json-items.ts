@@ -13,6 +13,8 @@ type Token = { name: string; value?: unknown };
 
 // stream-json's "no value" marker (stream-chain's `none`), which flushes its tokenizer.
 const NONE = Symbol.for('object-stream.none');
+const isOpen = (token: Token) => token.name === 'startObject' || token.name === 'startArray';
+const isClose = (token: Token) => token.name === 'endObject' || token.name === 'endArray';
 const tokensOf = (out: unknown): Token[] =>
   typeof out === 'object' && out !== null && Array.isArray((out as { values?: unknown }).values)
     ? (out as { values: Token[] }).values
@@ -47,47 +49,50 @@ export async function* jsonItems(
   let start = 0;
   let first = true;
 
+  /** Feeds the value being read to its assembler; the item once the value is complete. */
+  const assemble = (assembler: Assembler, token: Token): JsonItem | null => {
+    assembler.consume(token as never);
+    if (!assembler.done) return null;
+    asm = null;
+    return item(assembler.current, start, list);
+  };
+
+  /** Follows the file's structure around the values: how deep it is, and whether in a wanted list. */
+  const follow = (token: Token) => {
+    if (depth === 1 && token.name === 'keyValue') lastKey = token.value as string;
+    if (isOpen(token)) {
+      depth++;
+      if (
+        depth === itemDepth &&
+        (keys === null || (token.name === 'startArray' && lastKey !== null && keys.includes(lastKey)))
+      ) {
+        inList = listSeen = true;
+        list = lastKey;
+      }
+    } else if (isClose(token)) {
+      if (depth === itemDepth) inList = false;
+      depth--;
+    }
+  };
+
   /** Values completed by these tokens; an error when the file's shape is not the expected one. */
   function* take(tokens: Token[]): Generator<JsonItem, boolean> {
     for (const token of tokens) {
-      if (asm) {
-        asm.consume(token as never);
-        if (asm.done) {
-          yield item(asm.current, start, list);
-          asm = null;
+      if (!asm) {
+        if (depth === 0 && token.name !== (keys === null ? 'startArray' : 'startObject')) {
+          yield notAList(keys, line);
+          return false;
         }
-        continue;
-      }
-      const opens = token.name === 'startObject' || token.name === 'startArray';
-      const closes = token.name === 'endObject' || token.name === 'endArray';
-      if (depth === 0 && token.name !== (keys === null ? 'startArray' : 'startObject')) {
-        yield notAList(keys, line);
-        return false;
-      }
-      if (inList && depth === itemDepth && !closes) {
+        if (!inList || depth !== itemDepth || isClose(token)) {
+          follow(token);
+          continue;
+        }
+        // A value of the list starts.
         start = line;
         asm = new Assembler();
-        asm.consume(token as never);
-        if (asm.done) {
-          yield item(asm.current, start, list);
-          asm = null;
-        }
-        continue;
       }
-      if (depth === 1 && token.name === 'keyValue') lastKey = token.value as string;
-      if (opens) {
-        depth++;
-        if (
-          depth === itemDepth &&
-          (keys === null || (token.name === 'startArray' && lastKey !== null && keys.includes(lastKey)))
-        ) {
-          inList = listSeen = true;
-          list = lastKey;
-        }
-      } else if (closes) {
-        if (depth === itemDepth) inList = false;
-        depth--;
-      }
+      const value = assemble(asm, token);
+      if (value) yield value;
     }
     return true;
   }

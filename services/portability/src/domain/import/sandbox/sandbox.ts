@@ -1,6 +1,7 @@
 import type { ImportFormat } from '@haven/contracts/portability';
 import { SandboxProcess, sandboxScript, type SandboxLimits } from '@haven/kit/sandbox';
 import { ImportLimitError, type ItemPosition } from '../source';
+import { park, takeParked, type Parked, type SandboxChild as Child } from './parked';
 import type { ChildMessage, ParentMessage, SandboxItem, StartMessage } from './protocol';
 
 /**
@@ -49,8 +50,6 @@ export const couldNotRead = (why: string) => `This note could not be read within
 
 const script = () =>
   sandboxScript(import.meta.url, './child.ts', ['services', 'portability', 'dist', 'import-sandbox.js']);
-
-type Child = SandboxProcess<ChildMessage, ParentMessage>;
 
 /** A sandbox started on `start`, the zip's bytes served to it by range as it asks. */
 function startChild(start: StartMessage, blob: SandboxBlob, budget: SandboxBudget): Child {
@@ -132,48 +131,6 @@ export async function countInSandbox(run: SandboxRun, heartbeat: () => Promise<u
   }
 }
 
-/**
- * A read left by a step whose time was up, kept for the import's next step: a fresh sandbox would
- * read the zip again from the start of the entry (a journal of 100,000 entries is one entry) only
- * to skip what is done, every step. It is taken over only where it stopped; else it is killed.
- */
-interface Parked {
-  child: Child;
-  /** Where the next item it gives stands. */
-  at: ItemPosition;
-  /** Items it sent that were not taken yet. */
-  pending: SandboxItem[];
-  /** Whether the batch of `pending` is still to be paid for with a 'more'. */
-  owesMore: boolean;
-  entry: { index: number; name: string } | null;
-  heapMb: number;
-  timer: NodeJS.Timeout;
-}
-const parked = new Map<string, Parked>();
-/** How long a parked read waits for its next step, and how many are kept at once. */
-const PARK_MS = 30_000;
-const PARK_MAX = 4;
-
-function park(key: string, read: Omit<Parked, 'timer'>) {
-  unpark(key)?.child.kill();
-  const timer = setTimeout(() => unpark(key)?.child.kill(), PARK_MS);
-  timer.unref();
-  parked.set(key, { ...read, timer });
-  if (parked.size > PARK_MAX) {
-    const oldest = parked.keys().next().value!;
-    unpark(oldest)?.child.kill();
-  }
-}
-
-function unpark(key: string): Parked | undefined {
-  const read = parked.get(key);
-  if (!read) return undefined;
-  parked.delete(key);
-  clearTimeout(read.timer);
-  return read;
-}
-
-const samePosition = (a: ItemPosition, b: ItemPosition) => a.entry === b.entry && a.item === b.item;
 const after = (item: SandboxItem): ItemPosition =>
   item.endsEntry ? { entry: item.at.entry + 1, item: 0 } : { entry: item.at.entry, item: item.at.item + 1 };
 
@@ -190,65 +147,101 @@ export async function* readInSandbox(
   key?: string,
 ): AsyncGenerator<SandboxItem> {
   let from: ItemPosition = resume ?? { entry: 0, item: 0 };
-  let kept = key ? unpark(key) : undefined;
-  if (kept && !(samePosition(kept.at, from) && kept.heapMb === run.budget.heapMb && kept.child.alive)) {
-    kept.child.kill();
-    kept = undefined;
-  }
+  let kept = key ? takeParked(key, from, run.budget.heapMb) : undefined;
   for (;;) {
-    const child =
-      kept?.child ?? startChild(start(run, 'read', run.quarantined, from, 0), run.blob, run.budget);
-    let entry = kept?.entry ?? null;
-    let next = from;
-    let pending = kept?.pending ?? [];
-    let owesMore = kept?.owesMore ?? false;
+    const read = readFrom(run, from, kept);
     kept = undefined;
-    let ended = false;
     try {
-      for (;;) {
-        while (pending.length) {
-          const item = pending.shift()!;
-          next = after(item);
-          yield item;
-        }
-        if (owesMore) {
-          child.send({ type: 'more' });
-          owesMore = false;
-        }
-        const m = await child.next();
-        if (m.type === 'entry') {
-          entry = { index: m.entry, name: m.name };
-          if (next.entry !== m.entry) next = { entry: m.entry, item: 0 };
-          run.onEntry?.(m.entry, m.name);
-        } else if (m.type === 'items') [pending, owesMore] = [[...m.items], true];
-        else if (m.type === 'done') return void (ended = true);
-        else if (m.type === 'limit') {
-          ended = true;
-          throw new ImportLimitError(m.message);
-        } else if (m.type === 'died' || m.type === 'failed') {
-          ended = true;
-          const why = m.type === 'died' ? m.reason : m.message;
-          if (!entry) throw unreadableZip(why);
-          const at = next.entry === entry.index ? next : { entry: entry.index, item: 0 };
-          from = { entry: entry.index + 1, item: 0 };
-          yield {
-            kind: 'problem',
-            outcome: 'failed',
-            reason: couldNotRead(why),
-            at,
-            file: entry.name,
-            endsEntry: true,
-          };
-          break;
-        }
-      }
+      const failedOn = yield* readChild(read, run);
+      if (!failedOn) return;
+      from = failedOn;
     } finally {
       // The caller stopped taking items (a step's time is up): the read waits for the next step.
-      if (!ended && key && child.alive)
-        park(key, { child, at: next, pending, owesMore, entry, heapMb: run.budget.heapMb });
-      else child.kill();
+      if (!read.ended && key && read.child.alive) {
+        const { child, next: at, pending, owesMore, entry } = read;
+        park(key, { child, at, pending, owesMore, entry, heapMb: run.budget.heapMb });
+      } else read.child.kill();
     }
   }
+}
+
+/** The read of the parked sandbox `kept`, or of a fresh one, from `from` on. */
+function readFrom(run: SandboxRun, from: ItemPosition, kept: Parked | undefined): Read {
+  if (kept) {
+    const { child, entry, pending, owesMore } = kept;
+    return { child, entry, next: from, pending, owesMore, ended: false };
+  }
+  const child = startChild(start(run, 'read', run.quarantined, from, 0), run.blob, run.budget);
+  return { child, entry: null, next: from, pending: [], owesMore: false, ended: false };
+}
+
+/** One sandbox's read, as it stands. */
+interface Read {
+  child: Child;
+  /** The entry the sandbox reads. */
+  entry: { index: number; name: string } | null;
+  /** Where the next item it gives stands. */
+  next: ItemPosition;
+  /** Items it sent that were not taken yet. */
+  pending: SandboxItem[];
+  /** Whether the batch of `pending` is still to be paid for with a 'more'. */
+  owesMore: boolean;
+  /** Whether the sandbox is done with (it ended, stopped on a limit, died or failed): never parked. */
+  ended: boolean;
+}
+
+/**
+ * The items one sandbox gives, a batch at a time. Returns null when it has read to the end, or,
+ * when it stopped on an entry (after giving that entry's failed item), where a fresh one goes on.
+ */
+async function* readChild(read: Read, run: SandboxRun): AsyncGenerator<SandboxItem, ItemPosition | null> {
+  for (;;) {
+    while (read.pending.length) {
+      const item = read.pending.shift()!;
+      read.next = after(item);
+      yield item;
+    }
+    if (read.owesMore) {
+      read.child.send({ type: 'more' });
+      read.owesMore = false;
+    }
+    const m = await read.child.next();
+    if (m.type === 'entry') {
+      read.entry = { index: m.entry, name: m.name };
+      if (read.next.entry !== m.entry) read.next = { entry: m.entry, item: 0 };
+      run.onEntry?.(m.entry, m.name);
+    } else if (m.type === 'items') [read.pending, read.owesMore] = [[...m.items], true];
+    else if (m.type === 'done') {
+      read.ended = true;
+      return null;
+    } else if (m.type === 'limit') {
+      read.ended = true;
+      throw new ImportLimitError(m.message);
+    } else if (m.type === 'died' || m.type === 'failed') {
+      read.ended = true;
+      const stopped = stoppedOn(read, m.type === 'died' ? m.reason : m.message);
+      yield stopped.item;
+      return stopped.from;
+    }
+  }
+}
+
+/** The failed item of the entry a sandbox stopped on, and where a fresh sandbox goes on. */
+function stoppedOn(read: Read, why: string): { item: SandboxItem; from: ItemPosition } {
+  const { entry, next } = read;
+  if (!entry) throw unreadableZip(why);
+  const at = next.entry === entry.index ? next : { entry: entry.index, item: 0 };
+  return {
+    item: {
+      kind: 'problem',
+      outcome: 'failed',
+      reason: couldNotRead(why),
+      at,
+      file: entry.name,
+      endsEntry: true,
+    },
+    from: { entry: entry.index + 1, item: 0 },
+  };
 }
 
 function start(
