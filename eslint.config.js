@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
+import vitest from '@vitest/eslint-plugin';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -37,6 +38,49 @@ export default tseslint.config(
       ],
     },
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
+    // The function budget: past it a function is split into named steps (docs/architecture.md,
+    // "How code is written"). A tokenizer's or a VM's dispatch may carry an exception with its reason.
+    files: [
+      'services/*/src/**/*.ts',
+      'gateway/src/**/*.ts',
+      'contracts/src/**/*.ts',
+      'frontend/src/**/*.{ts,tsx}',
+    ],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', '**/*.test-support.ts'],
+    rules: {
+      'max-lines-per-function': [
+        'error',
+        { max: 120, skipBlankLines: true, skipComments: true, IIFEs: true },
+      ],
+      complexity: ['error', 20],
+    },
+  },
+  {
+    // A test asserts: expect, a property (fast-check's assert), a wait that throws when its
+    // condition never holds (until, a locator's waitFor), or a helper named here that asserts.
+    files: ['**/*.test.ts', '**/*.test.tsx'],
+    plugins: { vitest },
+    rules: {
+      'vitest/expect-expect': [
+        'error',
+        {
+          assertFunctionNames: [
+            'expect',
+            'expect*',
+            'assert*',
+            'fc.assert',
+            'until',
+            '**.waitFor',
+            '**.waitForURL',
+            'toast',
+            'report',
+            'bothVersionsAgree',
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['frontend/src/**/*.{ts,tsx}'],
