@@ -4,7 +4,7 @@ import type { EmailDigest, EmailItem } from '@haven/contracts/mail';
 import { until } from '@haven/kit/testing';
 import { calendarEvents, integrations, mailMessages } from '../src/db/schema';
 import { startOfYesterday } from '../src/domain/assist';
-import { templateReply } from '../src/domain/mail/reply-template';
+import { templateReply } from '@haven/contracts/reply';
 import { startIntegrations, type Harness } from './harness';
 
 let h: Harness;

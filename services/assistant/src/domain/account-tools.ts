@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CalendarEvent } from '@haven/contracts/calendar';
+import { addressOf } from '@haven/contracts/reply';
 import { tool, type ToolContext } from './tool-kit';
 
 /*
@@ -9,9 +10,6 @@ import { tool, type ToolContext } from './tool-kit';
 
 const NoArgs = z.object({});
 const NotionArgs = z.object({ query: z.string().trim().min(1).max(200) });
-
-const addressOf = (fromFull: string) =>
-  (/<([^>]+)>/.exec(fromFull)?.[1] ?? (fromFull.includes('@') ? fromFull : '')).trim().toLowerCase();
 
 async function emailDigest(_: unknown, ctx: ToolContext): Promise<string> {
   const digest = await ctx.sources.digest(ctx.input.userId, ctx.input.timezoneOffset);
@@ -33,9 +31,9 @@ async function emailDigest(_: unknown, ctx: ToolContext): Promise<string> {
 }
 
 async function waitingForAnswer(_: unknown, ctx: ToolContext): Promise<string> {
-  const answer = await ctx.sources.waiting(ctx.input.userId);
-  if (!answer.connected) return ctx.notConnected();
-  const threads = answer.threads.slice(0, 20).map(({ threadId, to, subject, since, days }) => ({
+  const waiting = await ctx.sources.waiting(ctx.input.userId);
+  if (!waiting.connected) return ctx.notConnected();
+  const threads = waiting.threads.slice(0, 20).map(({ threadId, to, subject, since, days }) => ({
     id: threadId,
     waitingFor: to,
     subject,
@@ -45,7 +43,7 @@ async function waitingForAnswer(_: unknown, ctx: ToolContext): Promise<string> {
   // The user's own mail: the names and subjects are what they wrote to.
   return ctx.read(threads, (t) => ({ text: `${t.waitingFor}\n${t.subject}` }), {
     connected: true,
-    afterDays: answer.days,
+    afterDays: waiting.days,
   });
 }
 
@@ -61,11 +59,11 @@ const invitationItem = (e: CalendarEvent) => ({
 });
 
 async function calendarInvitations(_: unknown, ctx: ToolContext): Promise<string> {
-  const answer = await ctx.sources.invitations(ctx.input.userId);
-  if (!answer.connected) return ctx.notConnected();
+  const invited = await ctx.sources.invitations(ctx.input.userId);
+  if (!invited.connected) return ctx.notConnected();
   ctx.calendarRead();
   return ctx.read(
-    answer.events.map(invitationItem),
+    invited.events.map(invitationItem),
     (e) => ({
       text: `${e.title}\n${e.location ?? ''}`,
       from: e.organizer ? { address: addressOf(e.organizer), name: e.organizer } : undefined,
@@ -75,9 +73,9 @@ async function calendarInvitations(_: unknown, ctx: ToolContext): Promise<string
 }
 
 async function slackMentions(_: unknown, ctx: ToolContext): Promise<string> {
-  const answer = await ctx.sources.slackMentions(ctx.input.userId);
-  if (!answer.connected) return ctx.notConnected();
-  const messages = answer.items.map(({ id, kind, channel, from, text, at, needsReply }) => ({
+  const mentions = await ctx.sources.slackMentions(ctx.input.userId);
+  if (!mentions.connected) return ctx.notConnected();
+  const messages = mentions.items.map(({ id, kind, channel, from, text, at, needsReply }) => ({
     id,
     kind,
     channel,
@@ -90,9 +88,9 @@ async function slackMentions(_: unknown, ctx: ToolContext): Promise<string> {
 }
 
 async function searchNotion(a: z.infer<typeof NotionArgs>, ctx: ToolContext): Promise<string> {
-  const answer = await ctx.sources.notionSearch(ctx.input.userId, a.query);
-  if (!answer.connected) return ctx.notConnected();
-  return ctx.read(answer.pages, (p) => ({ text: `${p.title}\n${p.url}\n${p.excerpt ?? ''}` }), {
+  const found = await ctx.sources.notionSearch(ctx.input.userId, a.query);
+  if (!found.connected) return ctx.notConnected();
+  return ctx.read(found.pages, (p) => ({ text: `${p.title}\n${p.url}\n${p.excerpt ?? ''}` }), {
     connected: true,
   });
 }

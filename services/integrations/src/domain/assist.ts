@@ -13,7 +13,7 @@ import type { CalendarSourceOf } from './calendar/source';
 import { htmlToText } from './mail/sanitize';
 import { mailContext } from './contexts';
 import { CachedMail } from './mail/cached-mail';
-import { templateReply } from './mail/reply-template';
+import { templateReply } from '@haven/contracts/reply';
 
 /** The digest shows at most this many e-mails: every one needing a reply first, then the newest. */
 export const DIGEST_SIZE = 50;

@@ -20,7 +20,7 @@ import { replied, useMessages } from '../api/get-messages';
 import { useSendMessage } from '../api/send-message';
 import { ChatInput } from './chat-input';
 import { ConversationScreen, NoMessages } from './conversation-screen';
-import { DraftEmailDialog } from './draft-email-dialog';
+import { AssistantDraftDialog } from './assistant-draft-dialog';
 import { DraftNotes, proposalsOf, Suggestions, type ProposedDraft } from './proposals';
 import { timeOf } from './relative-time';
 
@@ -219,12 +219,7 @@ export function ConversationView({
         </p>
       )}
       <div ref={end} />
-      <DraftEmailDialog
-        key={draft ? draft.subject + draft.body : 'none'}
-        draft={draft}
-        onClose={() => setDraft(null)}
-        confirm={confirmEmails}
-      />
+      <AssistantDraftDialog draft={draft} onClose={() => setDraft(null)} confirm={confirmEmails} />
     </ConversationScreen>
   );
 }

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { CalendarPlus, Mail, MoreHorizontal } from 'lucide-react';
 import { useMemo, useState, type ReactNode } from 'react';
 
-import { EmailDialog } from '@/components/actions/email-dialog';
+import { ComposeEmailDialog } from '@/components/actions/compose-email-dialog';
 import { EventDialog, type EventPrefill } from '@/components/actions/event-dialog';
 import { LazyMarkdown } from '@/components/markdown/lazy-markdown';
 import { Button } from '@/components/ui/button';
@@ -233,7 +233,8 @@ export function InsightContent({
         prefill={event ?? undefined}
         confirm={confirm.events}
       />
-      <EmailDialog
+      <ComposeEmailDialog
+        kind="action"
         open={email !== null}
         onOpenChange={(open) => !open && setEmail(null)}
         prefill={email ?? undefined}

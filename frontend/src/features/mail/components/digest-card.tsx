@@ -2,15 +2,15 @@ import { CalendarCheck, ChevronLeft, ChevronRight, Mail, Puzzle } from 'lucide-r
 import type { EmailItem, NudgeDraft } from '@haven/contracts/mail';
 import { useRef, useState, type ReactNode } from 'react';
 
-import { EmailDialog as DraftEmailDialog } from '@/components/actions/email-dialog';
+import { ComposeEmailDialog } from '@/components/actions/compose-email-dialog';
 import { Card } from '@/components/ui/card';
 import { cn } from '@/lib/utils';
 import { useNudgeSent } from '../api/waiting';
 import { useReplyQueue } from '../hooks/use-reply-queue';
 import { CalendarPanel } from './calendar-panel';
-import { EmailDialog } from './email-dialog';
 import { EmailPanel } from './email-panel';
 import { MorePanel } from './more-panel';
+import { ReplyDialog } from './reply-dialog';
 
 const PANELS = ['Email Digest', 'Calendar RSVPs', 'More Integrations'] as const;
 
@@ -112,7 +112,7 @@ export function DigestCard({ confirmEmails }: { confirmEmails: boolean }) {
   return (
     <Card className="flex min-h-0 flex-col overflow-hidden p-0">
       {queue.step ? (
-        <EmailDialog
+        <ReplyDialog
           key={`queue-${queue.step.email.id}`}
           email={queue.step.email}
           queue={queue.step}
@@ -121,9 +121,10 @@ export function DigestCard({ confirmEmails }: { confirmEmails: boolean }) {
           confirm={confirmEmails}
         />
       ) : open ? (
-        <EmailDialog key={open.id} email={open} onClose={() => setOpen(null)} confirm={confirmEmails} />
+        <ReplyDialog key={open.id} email={open} onClose={() => setOpen(null)} confirm={confirmEmails} />
       ) : null}
-      <DraftEmailDialog
+      <ComposeEmailDialog
+        kind="action"
         open={nudge !== null}
         onOpenChange={(isOpen) => !isOpen && setNudge(null)}
         prefill={nudge ?? undefined}

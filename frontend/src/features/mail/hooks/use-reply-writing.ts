@@ -1,4 +1,5 @@
 import type { EmailItem } from '@haven/contracts/mail';
+import { templateReply } from '@haven/contracts/reply';
 import { useEffect, useState } from 'react';
 
 import { toast } from '@/hooks/use-toast';
@@ -7,13 +8,6 @@ import { useDraftReply } from '../api/digest';
 
 /** A way of writing the reply for the user: 'AI Draft' or the 'Template'. */
 export type ReplyWay = 'ai' | 'template';
-
-/** Spec: 'Template' prefills a greeting and a thank-you line addressed to the sender. */
-export function templateFor(email: Pick<EmailItem, 'from' | 'subject'>): string {
-  const first = email.from.includes('@') ? email.from.split('@')[0]! : email.from.trim().split(/\s+/)[0]!;
-  const about = email.subject.trim() ? ` about "${email.subject.trim()}"` : '';
-  return `Hi ${first || 'there'},\n\nThank you for your email${about}. \n\nBest regards,`;
-}
 
 /**
  * The reply of the e-mail dialog: typed, drafted by the model (or the server's template when no
@@ -28,9 +22,9 @@ export function useReplyWriting(email: EmailItem | null, prefill: boolean) {
   const [fromTemplate, setFromTemplate] = useState(false);
   const draft = useDraftReply({
     mutationConfig: {
-      onSuccess: (answer) => {
-        setReply(answer.draft);
-        setFromTemplate(answer.source === 'template');
+      onSuccess: (drafted) => {
+        setReply(drafted.draft);
+        setFromTemplate(drafted.source === 'template');
       },
       onError: (error) =>
         toast({
@@ -51,7 +45,7 @@ export function useReplyWriting(email: EmailItem | null, prefill: boolean) {
     if (!email) return;
     if (way === 'ai') draft.mutate({ emailId: email.id, threadId: email.threadId });
     else {
-      setReply(templateFor(email));
+      setReply(templateReply(email.from, email.subject));
       setFromTemplate(false);
     }
   }

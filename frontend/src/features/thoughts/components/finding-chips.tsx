@@ -2,7 +2,7 @@ import type { ThoughtFinding } from '@haven/contracts/insights';
 import { CalendarPlus, Mail } from 'lucide-react';
 import { useState } from 'react';
 
-import { EmailDialog } from '@/components/actions/email-dialog';
+import { ComposeEmailDialog } from '@/components/actions/compose-email-dialog';
 import { EventDialog } from '@/components/actions/event-dialog';
 import { Button } from '@/components/ui/button';
 import { formatWallDateTime } from '@/lib/format-date';
@@ -79,7 +79,8 @@ export function FindingChips({
         />
       )}
       {email && (
-        <EmailDialog
+        <ComposeEmailDialog
+          kind="action"
           open={dialog === 'email'}
           onOpenChange={(open) => !open && setDialog(null)}
           prefill={{ to: looksLikeAddress(email.to), subject: email.subject, body: email.body }}

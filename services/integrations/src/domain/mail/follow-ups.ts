@@ -8,7 +8,7 @@ import type { Accounts } from '../accounts';
 import type { ParsedMessage } from './message';
 import type { ThreadMessage } from './needs-reply';
 import { mailContext } from '../contexts';
-import { firstNameOf } from './reply-template';
+import { firstNameOf, replySubject } from '@haven/contracts/reply';
 
 /** 'Waiting for an answer' lists at most this many threads (the assistant's tool reads the same). */
 export const WAITING_SIZE = 20;
@@ -58,10 +58,6 @@ export function waitingFor(to: string): string {
   const name = first.name || first.address;
   return all.length > 1 ? `${name} + ${all.length - 1}` : name;
 }
-
-/** The subject of an answer in the thread: the original's with one 'Re: '. */
-export const replySubject = (subject: string) =>
-  /^re:/i.test(subject.trim()) ? subject.trim() : `Re: ${subject.trim()}`.trim();
 
 /** The nudge a click puts in the e-mail dialog: short, polite, addressed to the other side. */
 export function nudgeText(to: string, subject: string): string {

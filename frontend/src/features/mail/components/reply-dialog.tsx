@@ -1,4 +1,5 @@
 import type { EmailItem } from '@haven/contracts/mail';
+import { addressOf, replySubject } from '@haven/contracts/reply';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { ImageIcon, SkipForward, Sparkles } from 'lucide-react';
 import { useState } from 'react';
@@ -16,13 +17,7 @@ import type { ReplyQueueStep } from '../hooks/use-reply-queue';
 import { useReplyWriting, type ReplyWay } from '../hooks/use-reply-writing';
 import { MailFrame } from './mail-frame';
 
-/** The address inside `Name <address>`, or the whole header when it is a bare address. */
-export const addressOf = (fromFull: string) => /<([^>]+)>/.exec(fromFull)?.[1] ?? fromFull.trim();
-
-/** The reply's subject: the original's with one 'Re: '. */
-export const replySubject = (subject: string) => (/^re:/i.test(subject.trim()) ? subject : `Re: ${subject}`);
-
-interface EmailDialogProps {
+interface ReplyDialogProps {
   email: EmailItem | null;
   /** Cancel, the close button or Escape. */
   onClose: () => void;
@@ -40,7 +35,7 @@ interface EmailDialogProps {
  * draft or sent into the thread. A typed reply is replaced only once the user agrees. Nothing is
  * sent but by 'Send Response'.
  */
-export function EmailDialog({ email, onClose, onDone = onClose, confirm, queue }: EmailDialogProps) {
+export function ReplyDialog({ email, onClose, onDone = onClose, confirm, queue }: ReplyDialogProps) {
   const full = useEmail(email?.id);
   const [showImages, setShowImages] = useState(false);
   const markReplied = useMarkReplied();
