@@ -1,9 +1,6 @@
 import type { ImportResults, ImportedThought, PageQuery, ThoughtPage } from '@haven/contracts/portability';
-import type { FieldCipher } from '@haven/kit/crypto';
 import { newEventId } from '@haven/kit/outbox';
 import { keysetPage, markNew, type DuplicateKeys } from '@haven/kit/portability';
-import type { Db } from '@haven/kit/db';
-import type { UnitOfWork } from '@haven/kit/unit-of-work';
 import {
   exportRows,
   insertImported,
@@ -14,8 +11,7 @@ import {
 } from '../db/portability.repository';
 import { audioContext, contentContext, presentThought, withoutVoiceMarker, withVoiceMarker } from './present';
 import { rowColumns } from './search/entry';
-import type { SearchWriter } from './search/writer';
-import type { TagSealer } from './tags';
+import type { ThoughtsDeps } from './thoughts-deps';
 
 /**
  * A thought's duplicate key: the same owner, text, instant and title (an imported note's; null for
@@ -44,14 +40,7 @@ export function createPortability({
   tags,
   keys,
   search,
-}: {
-  db: Db;
-  uow: UnitOfWork;
-  cipher: FieldCipher;
-  tags: TagSealer;
-  keys: DuplicateKeys;
-  search: SearchWriter;
-}) {
+}: Pick<ThoughtsDeps, 'db' | 'uow' | 'cipher' | 'tags' | 'keys' | 'search'>) {
   /** Keys the user's thoughts of these days saved before keys existed (once per thought, ever). */
   async function keyOlderThoughts(userId: number, days: string[]) {
     for (const row of await unkeyedOnDays(db, userId, days)) {

@@ -1,6 +1,4 @@
 import type { RangeQuery, TagCount, Thought } from '@haven/contracts/thoughts';
-import type { FieldCipher } from '@haven/kit/crypto';
-import type { Db } from '@haven/kit/db';
 import { notFound } from '@haven/kit/errors';
 import {
   findAudio,
@@ -14,13 +12,14 @@ import {
   type ThoughtListRow,
 } from '../db/thoughts.repository';
 import { audioContext, presentThought } from './present';
-import { normaliseTag, type TagSealer } from './tags';
+import { normaliseTag } from './tags';
+import type { ThoughtsDeps } from './thoughts-deps';
 
 /** Thoughts read and sent at a time by GET /api/thoughts/all. */
 const ALL_BATCH = 500;
 
 /** The reading side of the thoughts domain: the user's own thoughts, presented. */
-export function createThoughtReads({ db, cipher, tags }: { db: Db; cipher: FieldCipher; tags: TagSealer }) {
+export function createThoughtReads({ db, cipher, tags }: Pick<ThoughtsDeps, 'db' | 'cipher' | 'tags'>) {
   const presentAll = (rows: ThoughtListRow[]) => rows.map((r) => presentThought(r, cipher, tags));
 
   /** Every thought of the user, newest first, a batch at a time (GET /api/thoughts/all streams them). */

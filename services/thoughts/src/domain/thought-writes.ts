@@ -1,11 +1,7 @@
 import { audioDataParts } from '@haven/contracts/common';
 import type { CreateThoughtBody, Thought, UpdateThoughtBody } from '@haven/contracts/thoughts';
-import type { FieldCipher } from '@haven/kit/crypto';
 import { captureTags } from '@haven/kit/hashtags';
 import { notFound } from '@haven/kit/errors';
-import type { Llm } from '@haven/kit/llm';
-import type { DuplicateKeys } from '@haven/kit/portability';
-import type { UnitOfWork } from '@haven/kit/unit-of-work';
 import {
   deleteOwned,
   findByClientKey,
@@ -18,21 +14,15 @@ import { localDateOf } from './dates';
 import { audioContext, contentContext, presentThought, withoutVoiceMarker, withVoiceMarker } from './present';
 import { thoughtKey } from './portability';
 import { rowColumns } from './search/entry';
-import type { SearchWriter } from './search/writer';
-import type { TagSealer } from './tags';
 import { thoughtChanged } from './thought-changed';
+import type { ThoughtsDeps } from './thoughts-deps';
 
 const THOUGHT_NOT_FOUND = 'Thought not found';
 
 /** The writing side of the thoughts domain: each write and its `thought.changed` in one unit of work. */
-export function createThoughtWrites(deps: {
-  uow: UnitOfWork;
-  cipher: FieldCipher;
-  tags: TagSealer;
-  keys: DuplicateKeys;
-  search: SearchWriter;
-  llm: Llm | null;
-}) {
+export function createThoughtWrites(
+  deps: Pick<ThoughtsDeps, 'uow' | 'cipher' | 'tags' | 'keys' | 'search' | 'llm'>,
+) {
   const { uow, cipher, tags, keys, search, llm } = deps;
   const present = (row: ThoughtRow) =>
     presentThought({ ...row, date: row.date.toISOString(), hasAudio: row.audioEnc !== null }, cipher, tags);

@@ -1,29 +1,13 @@
-import type { FieldCipher } from '@haven/kit/crypto';
-import type { Db } from '@haven/kit/db';
-import type { Llm } from '@haven/kit/llm';
-import type { Logger } from '@haven/kit/logger';
-import type { DuplicateKeys } from '@haven/kit/portability';
 import { UnrecoverableError } from '@haven/kit/queue';
-import type { UnitOfWork } from '@haven/kit/unit-of-work';
 import { findOwned, updateOwned } from '../db/thoughts.repository';
 import { audioContext, contentContext, withoutVoiceMarker, withVoiceMarker } from './present';
 import { thoughtKey } from './portability';
 import { rowColumns } from './search/entry';
-import type { SearchWriter } from './search/writer';
-import type { TagSealer } from './tags';
 import { thoughtChanged } from './thought-changed';
+import type { ThoughtsDeps } from './thoughts-deps';
 
 /** The `thought.transcribe` job's domain part: a voice thought's audio turned into its text. */
-export function createTranscription(deps: {
-  db: Db;
-  uow: UnitOfWork;
-  cipher: FieldCipher;
-  tags: TagSealer;
-  keys: DuplicateKeys;
-  search: SearchWriter;
-  llm: Llm | null;
-  log: Logger;
-}) {
+export function createTranscription(deps: ThoughtsDeps) {
   const { db, uow, cipher, tags, keys, search, llm, log } = deps;
 
   /**
