@@ -87,6 +87,20 @@ describe('JOBS', () => {
     },
   );
 
+  it('gives each queue a retry policy of its own kind of work', () => {
+    for (const name of QUEUE_NAMES) {
+      const { attempts, firstDelay } = JOBS[name].retry;
+      expect(attempts, name).toBeGreaterThanOrEqual(3);
+      expect(firstDelay, name).toBeGreaterThan(0);
+    }
+    // A person waiting on 'Thinking...' hears of a failure within seconds; a deletion keeps trying.
+    expect(JOBS['assistant.reply'].retry).toEqual({ attempts: 4, firstDelay: 1 });
+    expect(JOBS['user.delete.thoughts'].retry.attempts).toBeGreaterThan(
+      JOBS['thought.changed'].retry.attempts,
+    );
+    expect(JOBS['accounts.sync'].retry).toEqual(JOBS['mail.sync'].retry);
+  });
+
   it('names the service consuming each queue', () => {
     expect(JOBS['thought.changed'].consumer).toBe('insights');
     expect([...queuesConsumedBy('thoughts')].sort()).toEqual([

@@ -30,6 +30,31 @@ export const JobMeta = z.object({
 });
 export type JobMeta = z.infer<typeof JobMeta>;
 
+/**
+ * How a queue's failed job is tried again: `attempts` in all (the first included), the first retry
+ * after `firstDelay` units of JOB_BACKOFF_MS (1 s by default), each next one after twice the last.
+ * A job that failed every attempt stays failed a week; the reconcilers revive work still overdue.
+ */
+export interface RetryPolicy {
+  attempts: number;
+  firstDelay: number;
+}
+
+/**
+ * Eight attempts from one second: 1, 2, 4 … 64 s apart, about two minutes, long enough to ride out
+ * a restart of PostgreSQL, Redis or another service.
+ */
+export const RIDE_OUT_RESTART: RetryPolicy = { attempts: 8, firstDelay: 1 };
+
+/** A call to a model: six attempts, 5 to 80 s apart (about two and a half minutes), for a busy model. */
+const MODEL_CALL: RetryPolicy = { attempts: 6, firstDelay: 5 };
+
+/** An account's sync: three attempts from 5 s; the next due sync (minutes later) tries again anyway. */
+const ACCOUNT_SYNC: RetryPolicy = { attempts: 3, firstDelay: 5 };
+
+/** Work a person was promised (their data deleted): twelve attempts, 1 s to 17 min apart (about 34 min). */
+const MUST_HAPPEN: RetryPolicy = { attempts: 12, firstDelay: 1 };
+
 /** One queue: its name, the service whose workers consume it, its payload schema and deterministic job id. */
 export interface QueueDefinition<Q extends string, S extends z.ZodType> {
   queue: Q;
@@ -38,6 +63,7 @@ export interface QueueDefinition<Q extends string, S extends z.ZodType> {
   payload: S;
   /** Deterministic, contains no `:`. */
   jobId: (payload: z.infer<S>) => string;
+  retry: RetryPolicy;
 }
 
 function defineQueue<const Q extends string, S extends z.ZodType>(
@@ -45,9 +71,21 @@ function defineQueue<const Q extends string, S extends z.ZodType>(
   consumer: ServiceName,
   payload: S,
   parts: (payload: z.infer<S>) => ReadonlyArray<string | number>,
+  retry: RetryPolicy = RIDE_OUT_RESTART,
 ): QueueDefinition<Q, S> {
   const prefix = queue.replaceAll('.', '-');
-  return { queue, consumer, payload, jobId: (p) => [prefix, ...parts(p)].join('.') };
+  return { queue, consumer, payload, jobId: (p) => [prefix, ...parts(p)].join('.'), retry };
+}
+
+/** The queue on which one service deletes all of a user's data (see the account deletion below). */
+function userDeleteQueueOf<const S extends Exclude<ServiceName, 'auth'>>(service: S) {
+  return defineQueue(
+    `user.delete.${service}`,
+    service,
+    z.object({ userId: Id }),
+    (p) => [p.userId],
+    MUST_HAPPEN,
+  );
 }
 
 /**
@@ -55,8 +93,14 @@ function defineQueue<const Q extends string, S extends z.ZodType>(
  * (the insights, assistant and integrations issues add theirs).
  */
 export const JOBS = {
-  /** auth: deliver one stored e-mail (verification code, reset link) over SMTP. */
-  'mail.send': defineQueue('mail.send', 'auth', z.object({ mailId: OpaqueId }), (p) => [p.mailId]),
+  /**
+   * auth: deliver one stored e-mail (verification code, reset link) over SMTP. Someone is waiting for
+   * it: tried soon and often (ten attempts, 1 s to 256 s apart: about eight and a half minutes).
+   */
+  'mail.send': defineQueue('mail.send', 'auth', z.object({ mailId: OpaqueId }), (p) => [p.mailId], {
+    attempts: 10,
+    firstDelay: 1,
+  }),
 
   /** thoughts → insights: a thought was created, edited or deleted; its periods go stale. */
   'thought.changed': defineQueue(
@@ -76,12 +120,16 @@ export const JOBS = {
     (p) => [p.userId, p.thoughtId, p.eventId],
   ),
 
-  /** thoughts: server-side speech-to-text of a voice thought's audio. */
+  /**
+   * thoughts: server-side speech-to-text of a voice thought's audio. A model call: a busy or
+   * rate-limited model is given longer (see MODEL_CALL); the entry keeps its audio meanwhile.
+   */
   'thought.transcribe': defineQueue(
     'thought.transcribe',
     'thoughts',
     z.object({ userId: Id, thoughtId: Id }),
     (p) => [p.userId, p.thoughtId],
+    MODEL_CALL,
   ),
 
   /**
@@ -99,11 +147,13 @@ export const JOBS = {
       change: z.enum(['created', 'updated', 'deleted']),
     }),
     (p) => [p.userId, p.thoughtId, p.eventId],
+    MODEL_CALL,
   ),
 
   /**
    * insights: generate the insight of one period. `request` counts the generations asked for that
    * period, so a regeneration after a change is a new job, never deduplicated against a finished one.
+   * A model call (see MODEL_CALL).
    */
   'insights.generate': defineQueue(
     'insights.generate',
@@ -115,74 +165,72 @@ export const JOBS = {
       request: z.number().int().positive(),
     }),
     (p) => [p.userId, p.range, p.periodStart, p.request],
+    MODEL_CALL,
   ),
 
-  /** assistant: write the assistant's reply to one user message (exactly one per message). */
+  /**
+   * assistant: write the assistant's reply to one user message (exactly one per message). The user
+   * watches 'Thinking...': four attempts (1, 2, 4 s), then the honest failure message rather than
+   * minutes of waiting.
+   */
   'assistant.reply': defineQueue(
     'assistant.reply',
     'assistant',
     z.object({ userId: Id, conversationId: Id, messageId: Id }),
     (p) => [p.userId, p.conversationId, p.messageId],
+    { attempts: 4, firstDelay: 1 },
   ),
 
   /**
    * integrations: refresh one connected account's cache, whatever it holds (mail, calendar
    * invitations, Slack mentions, Notion pages). `request` counts the syncs asked for that account
    * (after connecting, then each time one is due), so each is a new job and a replay of the same
-   * request is one.
+   * request is one. A provider that limits the rate says when to come back (`retryIn`, no attempt
+   * used); other failures are tried three times from 5 s, and the next due sync tries again anyway.
    */
-  'accounts.sync': defineQueue('accounts.sync', 'integrations', AccountSyncPayload, (p) => [
-    p.integrationId,
-    p.request,
-  ]),
+  'accounts.sync': defineQueue(
+    'accounts.sync',
+    'integrations',
+    AccountSyncPayload,
+    (p) => [p.integrationId, p.request],
+    ACCOUNT_SYNC,
+  ),
 
   /**
    * The same sync by its former name. Nothing queues it any more; it is still consumed for one
    * release, so jobs a replica of the release before queued (in Redis, or still in an outbox) during
    * a rolling update are run, not lost. Removed in the release after.
    */
-  'mail.sync': defineQueue('mail.sync', 'integrations', AccountSyncPayload, (p) => [
-    p.integrationId,
-    p.request,
-  ]),
+  'mail.sync': defineQueue(
+    'mail.sync',
+    'integrations',
+    AccountSyncPayload,
+    (p) => [p.integrationId, p.request],
+    ACCOUNT_SYNC,
+  ),
 
-  /** integrations: refresh an account's access token before it expires (`expiresAt`, epoch seconds). */
+  /**
+   * integrations: refresh an account's access token before it expires (`expiresAt`, epoch seconds).
+   * Eight attempts, 5 s to 5 min apart (about ten minutes).
+   */
   'integrations.refresh': defineQueue(
     'integrations.refresh',
     'integrations',
     z.object({ integrationId: Id, expiresAt: z.number().int().nonnegative() }),
     (p) => [p.integrationId, p.expiresAt],
+    { attempts: 8, firstDelay: 5 },
   ),
 
   /*
    * Account deletion: auth asks each service that holds user data to delete all of it (one queue per
    * service, so a service that is down deletes when it comes back), and each reports back; auth
-   * deletes the account itself last.
+   * deletes the account itself last. Deleting must happen (see MUST_HAPPEN).
    */
-  'user.delete.thoughts': defineQueue('user.delete.thoughts', 'thoughts', z.object({ userId: Id }), (p) => [
-    p.userId,
-  ]),
-  'user.delete.insights': defineQueue('user.delete.insights', 'insights', z.object({ userId: Id }), (p) => [
-    p.userId,
-  ]),
-  'user.delete.assistant': defineQueue(
-    'user.delete.assistant',
-    'assistant',
-    z.object({ userId: Id }),
-    (p) => [p.userId],
-  ),
-  'user.delete.integrations': defineQueue(
-    'user.delete.integrations',
-    'integrations',
-    z.object({ userId: Id }),
-    (p) => [p.userId],
-  ),
-  'user.delete.portability': defineQueue(
-    'user.delete.portability',
-    'portability',
-    z.object({ userId: Id }),
-    (p) => [p.userId],
-  ),
+  'user.delete.thoughts': userDeleteQueueOf('thoughts'),
+  'user.delete.insights': userDeleteQueueOf('insights'),
+  'user.delete.assistant': userDeleteQueueOf('assistant'),
+  'user.delete.integrations': userDeleteQueueOf('integrations'),
+  'user.delete.portability': userDeleteQueueOf('portability'),
   /** A service deleted everything of the user: auth records it, and deletes the account after the last. */
   'user.deletion.report': defineQueue(
     'user.deletion.report',
@@ -192,6 +240,7 @@ export const JOBS = {
       service: z.enum(SERVICE_NAMES).exclude(['auth']),
     }),
     (p) => [p.userId, p.service],
+    MUST_HAPPEN,
   ),
 
   /*
@@ -216,9 +265,14 @@ export const JOBS = {
    * portability: a backup of the whole database (every service's schema) for the time the schedule
    * named (BACKUP_CRON) or the operator asked; one job, and one file, per time.
    */
-  'backup.run': defineQueue('backup.run', 'portability', z.object({ at: IsoDateTime }), (p) => [
-    Date.parse(p.at),
-  ]),
+  'backup.run': defineQueue(
+    'backup.run',
+    'portability',
+    z.object({ at: IsoDateTime }),
+    (p) => [Date.parse(p.at)],
+    // A failed backup (the store unreachable) is tried for about two hours, then waits for the next.
+    { attempts: 8, firstDelay: 60 },
+  ),
 } as const;
 
 /** The services that hold a user's data besides auth, each deleting it from its own queue. */

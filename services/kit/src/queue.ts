@@ -28,18 +28,22 @@ export function jobMeta(requestId?: string | null, traceparent?: string | null):
 }
 
 /**
- * Eight attempts with exponential backoff (1, 2, 4 … 128 s with the default first delay: about four
- * minutes, long enough to ride out a restart of a dependency); finished jobs removed, failed ones
- * kept a week. A job that failed every attempt is retried by its reconciler once the work is still
- * overdue (`QueueRegistry.addOrRevive`).
+ * What every job shares: finished jobs removed, failed ones kept a week. How often a failed job is
+ * tried again is its queue's own policy (`retry` in the contracts' JOBS, see `retryOptions`). A job
+ * that failed every attempt is retried by its reconciler once the work is still overdue
+ * (`QueueRegistry.addOrRevive`).
  */
 export const DEFAULT_JOB_OPTIONS: JobsOptions = {
-  attempts: 8,
-  backoff: { type: 'exponential', delay: 1000 },
   // Completed jobs are kept an hour so that a replayed job id within that time is ignored.
   removeOnComplete: { age: 3600, count: 5000 },
   removeOnFail: { age: 7 * 24 * 3600 },
 };
+
+/** A queue's retry policy as BullMQ options: its attempts, and its first delay in `unitMs` (JOB_BACKOFF_MS). */
+export function retryOptions(name: QueueName, unitMs = 1000): Pick<JobsOptions, 'attempts' | 'backoff'> {
+  const { attempts, firstDelay } = JOBS[name].retry;
+  return { attempts, backoff: { type: 'exponential', delay: firstDelay * unitMs } };
+}
 
 /** What a handler gets besides its payload. */
 export interface JobContext {
@@ -112,10 +116,7 @@ export class QueueRegistry {
           enableOfflineQueue: false,
           maxRetriesPerRequest: 1,
         },
-        defaultJobOptions: {
-          ...DEFAULT_JOB_OPTIONS,
-          backoff: { type: 'exponential', delay: this.connection.backoffMs ?? 1000 },
-        },
+        defaultJobOptions: { ...DEFAULT_JOB_OPTIONS, ...retryOptions(name, this.connection.backoffMs) },
       });
       queue.on('error', () => {
         // Surfaced through the failing add(); reconnection is automatic.

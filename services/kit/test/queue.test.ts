@@ -101,6 +101,22 @@ describe('queues and workers', () => {
     expect(lines.filter((l) => l.msg === 'job failed permanently')).toHaveLength(1);
   });
 
+  it("gives each job its queue's own retry policy, in units of JOB_BACKOFF_MS", async () => {
+    const scaled = new QueueRegistry({ ...connection, prefix: `${connection.prefix}r`, backoffMs: 7 });
+    try {
+      const reply = await scaled.add('assistant.reply', { userId: 1, conversationId: 2, messageId: 3 });
+      const deletion = await scaled.add('user.delete.thoughts', { userId: 1 });
+      const replyJob = await scaled.get('assistant.reply').getJob(reply);
+      const deletionJob = await scaled.get('user.delete.thoughts').getJob(deletion);
+      expect(replyJob?.opts).toMatchObject({ attempts: 4, backoff: { type: 'exponential', delay: 7 } });
+      expect(deletionJob?.opts).toMatchObject({ attempts: 12, backoff: { type: 'exponential', delay: 7 } });
+    } finally {
+      await scaled.get('assistant.reply').obliterate({ force: true });
+      await scaled.get('user.delete.thoughts').obliterate({ force: true });
+      await scaled.close();
+    }
+  });
+
   it('does not retry a payload that does not match its schema', async () => {
     let handled = 0;
     running.push(
