@@ -23,7 +23,7 @@ import type { QueueRegistry } from '@haven/kit/queue';
 import type { Redis } from '@haven/kit/redis';
 import type { SessionStore } from '@haven/kit/sessions';
 import { startServerSpan } from '@haven/kit/tracing';
-import { writeError } from './answer';
+import { writeError } from './error-response';
 import { apiDocsRouter } from './api-docs';
 import { clientAddress, type TrustFunction } from './client-address';
 import { crossSiteRefusal, originOf } from './cross-site';
@@ -70,7 +70,7 @@ export function trustProxySetting(value: string | undefined): boolean | number |
 }
 
 /**
- * The gateway's request handler (it never listens). Every answer carries a fresh request id and the
+ * The gateway's request handler (it never listens). Every response carries a fresh request id and the
  * security headers. Calls to a service's routes take the fast path: body limit, session check,
  * routing by the contracts' route table, and node:http proxying (see `createServiceProxy`), without
  * Express. Everything else (`/healthz`, an aggregated `/readyz`, the debug route, the OpenAPI
@@ -185,7 +185,7 @@ function createGatewayApp(options: GatewayOptions): Express {
   // a client cannot pick the address rate limits key on.
   app.set('trust proxy', trustProxySetting(options.trustProxy));
 
-  // Readiness answers and the SPA's files are worth compressing too (the proxy compresses its own).
+  // Readiness responses and the SPA's files are worth compressing too (the proxy compresses its own).
   app.use(compression({ threshold: COMPRESS_THRESHOLD_BYTES }));
 
   app.get('/healthz', (_req, res) => {
@@ -195,10 +195,10 @@ function createGatewayApp(options: GatewayOptions): Express {
     const checks: Record<string, () => Promise<unknown>> = { redis: () => options.redis.ping() };
     for (const name of SERVICE_NAMES) {
       checks[name] = async () => {
-        const answer = await fetch(new URL('/readyz', options.services[name]), {
+        const ready = await fetch(new URL('/readyz', options.services[name]), {
           signal: AbortSignal.timeout(1900),
         });
-        if (!answer.ok) throw new Error(`not ready (${answer.status})`);
+        if (!ready.ok) throw new Error(`not ready (${ready.status})`);
       };
     }
     const results = await runChecks(checks);
@@ -217,7 +217,7 @@ function createGatewayApp(options: GatewayOptions): Express {
     if (length > MAX_BODY_BYTES) throw payloadTooLarge();
     next();
   });
-  // The one route the gateway answers itself; its path and answer come from the contract.
+  // The one route the gateway answers itself; its path and response come from the contract.
   api.get(debugContract.datetime.path.slice('/api'.length), (_req, res) => {
     res.set('cache-control', 'no-store').json(describeNow() satisfies DateTimeDebug);
   });

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { constants, createBrotliCompress, createGzip, type BrotliCompress, type Gzip } from 'node:zlib';
 
-/** Answers smaller than this are sent as they are: compressing them costs more than it saves. */
+/** Responses smaller than this are sent as they are: compressing them costs more than it saves. */
 export const COMPRESS_THRESHOLD_BYTES = 1024;
 
 export type Encoding = 'br' | 'gzip';
@@ -12,7 +12,7 @@ const COMPRESSIBLE =
 const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 
 /**
- * The coding to answer with, from the client's Accept-Encoding, as the `compression` middleware
+ * The coding to respond with, from the client's Accept-Encoding, as the `compression` middleware
  * negotiates it: the highest q wins, Brotli before gzip on a tie, and no compression when the client
  * sends no header, refuses both (q=0), or prefers identity.
  */
@@ -43,7 +43,7 @@ export function negotiateEncoding(header: string | undefined): Encoding | undefi
   return br >= gzip ? 'br' : 'gzip';
 }
 
-/** Whether an answer with these headers is worth compressing at all (its type, size, Cache-Control). */
+/** Whether a response with these headers is worth compressing at all (its type, size, Cache-Control). */
 export function isCompressible(headers: IncomingHttpHeaders): boolean {
   const type = headers['content-type'];
   if (!type || !COMPRESSIBLE.test(type)) return false;
@@ -52,10 +52,10 @@ export function isCompressible(headers: IncomingHttpHeaders): boolean {
 }
 
 /**
- * The coding for one proxied answer, or undefined to pass it through as it is. `headers` are the
- * service's answer headers; `acceptEncoding` the client's.
+ * The coding for one proxied response, or undefined to pass it through as it is. `headers` are the
+ * service's response headers; `acceptEncoding` the client's.
  */
-export function answerEncoding(
+export function responseEncoding(
   method: string | undefined,
   status: number,
   headers: IncomingHttpHeaders,

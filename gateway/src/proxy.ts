@@ -11,9 +11,9 @@ import { AppError, badRequest, payloadTooLarge } from '@haven/kit/errors';
 import { createInternalTokenSigner } from '@haven/kit/internal-auth';
 import type { Logger } from '@haven/kit/logger';
 import { startClientSpan } from '@haven/kit/tracing';
-import { writeError } from './answer';
+import { writeError } from './error-response';
 import { tooLargeMessage } from './limits';
-import { compressor, isCompressible, answerEncoding, type Encoding } from './encoding';
+import { compressor, isCompressible, responseEncoding, type Encoding } from './encoding';
 
 /** Headers about one connection, not the message (RFC 9110 §7.6.1): never passed on. */
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade'];
@@ -27,8 +27,8 @@ const DROPPED_FROM_REQUEST: ReadonlySet<string> = new Set([
   'tracestate',
   ...IDENTITY_HEADERS,
 ]);
-/** Framing is node's to choose again (the answer may be re-encoded); the gateway's headers win. */
-const DROPPED_FROM_ANSWER = [...HOP_BY_HOP, 'transfer-encoding', REQUEST_ID_HEADER];
+/** Framing is node's to choose again (the response may be re-encoded); the gateway's headers win. */
+const DROPPED_FROM_RESPONSE = [...HOP_BY_HOP, 'transfer-encoding', REQUEST_ID_HEADER];
 
 /** Who the gateway forwards a request as. */
 export interface Forwarding {
@@ -37,7 +37,7 @@ export interface Forwarding {
   requestId: string;
   /** The client's address (see `clientAddress`). */
   clientIp: string;
-  /** Headers every answer of the gateway carries (security headers, this request id), flat. */
+  /** Headers every response of the gateway carries (security headers, this request id), flat. */
   head: readonly string[];
 }
 
@@ -53,15 +53,15 @@ export interface ServiceProxyOptions {
   gatewayHeaders: ReadonlySet<string>;
   /** Largest request body, enforced on bodies sent without a Content-Length (the caller checks those). */
   maxBodyBytes: number;
-  /** How long a service may stay silent, waiting for its answer or within it. */
+  /** How long a service may stay silent, waiting for its response or within it. */
   timeoutMs?: number;
 }
 
 /**
  * One service's proxy, on node:http alone. The request is forwarded with its headers, minus any
  * identity a client sent, plus an internal token naming the verified user, the client's address and
- * the request id; both bodies stream. Large text answers are compressed for clients that accept it.
- * An unreachable service is a 502 JSON answer, a silent one a 504.
+ * the request id; both bodies stream. Large text responses are compressed for clients that accept it.
+ * An unreachable service is a 502 JSON response, a silent one a 504.
  */
 export function createServiceProxy(options: ServiceProxyOptions): ServiceProxy {
   const { service, log } = options;
@@ -73,7 +73,10 @@ export function createServiceProxy(options: ServiceProxyOptions): ServiceProxy {
   // under a request.
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256, timeout: Math.min(timeoutMs, 60_000) });
   const tokenFor = createInternalTokenSigner(options.internalSecret, 'gateway');
-  const droppedFromAnswer: ReadonlySet<string> = new Set([...DROPPED_FROM_ANSWER, ...options.gatewayHeaders]);
+  const droppedFromResponse: ReadonlySet<string> = new Set([
+    ...DROPPED_FROM_RESPONSE,
+    ...options.gatewayHeaders,
+  ]);
 
   return (req, res, forwarding) => {
     const headers = requestHeaders(req.rawHeaders, target.host);
@@ -107,21 +110,21 @@ export function createServiceProxy(options: ServiceProxyOptions): ServiceProxy {
     // Set when the gateway itself gave up on the request; the 'error' that follows answers it.
     let refusal: AppError | undefined;
 
-    upstream.on('response', (answer) => {
-      const status = answer.statusCode ?? 502;
+    upstream.on('response', (response) => {
+      const status = response.statusCode ?? 502;
       hop?.end(status);
-      const { headers: answerHeaders, encoding } = forwardedAnswer(answer, droppedFromAnswer, {
+      const { headers: responseHeaders, encoding } = forwardedResponse(response, droppedFromResponse, {
         method: req.method,
         acceptEncoding: req.headers['accept-encoding'],
       });
-      res.writeHead(status, [...forwarding.head, ...answerHeaders]);
+      res.writeHead(status, [...forwarding.head, ...responseHeaders]);
       if (encoding) {
-        pipeline(answer, compressor(encoding), res, () => {});
+        pipeline(response, compressor(encoding), res, () => {});
       } else {
-        answer.pipe(res);
-        // A service that dies mid-answer must not leave the client waiting for the rest.
-        answer.once('close', () => {
-          if (!answer.complete) res.destroy();
+        response.pipe(res);
+        // A service that dies mid-response must not leave the client waiting for the rest.
+        response.once('close', () => {
+          if (!response.complete) res.destroy();
         });
       }
     });
@@ -196,15 +199,15 @@ export function requestHeaders(raw: readonly string[], host: string): string[] {
 }
 
 /**
- * A service's answer headers as the client gets them (flat), and the coding to compress the body
+ * A service's response headers as the client gets them (flat), and the coding to compress the body
  * with, if any. Compressible types vary on Accept-Encoding, as the `compression` middleware marks them.
  */
-export function forwardedAnswer(
-  answer: Pick<IncomingMessage, 'rawHeaders' | 'headers' | 'statusCode'>,
+export function forwardedResponse(
+  response: Pick<IncomingMessage, 'rawHeaders' | 'headers' | 'statusCode'>,
   dropped: ReadonlySet<string>,
   request: { method: string | undefined; acceptEncoding: string | undefined },
 ): { headers: string[]; encoding: Encoding | undefined } {
-  const raw = answer.rawHeaders;
+  const raw = response.rawHeaders;
   const out: string[] = [];
   let lengthAt = -1;
   let varyAt = -1;
@@ -217,18 +220,18 @@ export function forwardedAnswer(
     else if (name === 'cache-control') cacheControl = true;
     out.push(name, raw[i + 1]!);
   }
-  // An API answer is someone's journal, mail or account: no cache (a shared computer's, a proxy's)
+  // An API response is someone's journal, mail or account: no cache (a shared computer's, a proxy's)
   // keeps it unless its service said otherwise.
   if (!cacheControl) out.push('cache-control', 'private, no-store');
-  if (!isCompressible(answer.headers)) return { headers: out, encoding: undefined };
+  if (!isCompressible(response.headers)) return { headers: out, encoding: undefined };
   if (varyAt === -1) out.push('vary', 'Accept-Encoding');
   else if (!/(?:^|,)\s*(?:accept-encoding|\*)\s*(?:,|$)/i.test(out[varyAt + 1]!)) {
     out[varyAt + 1] += ', Accept-Encoding';
   }
-  const encoding = answerEncoding(
+  const encoding = responseEncoding(
     request.method,
-    answer.statusCode ?? 0,
-    answer.headers,
+    response.statusCode ?? 0,
+    response.headers,
     request.acceptEncoding,
   );
   if (encoding) {

@@ -132,12 +132,12 @@ async function mailPart(sources: ReplySources, input: ReplyInput): Promise<strin
 
 /** The questions the user sent that still wait for an answer. */
 async function followUpPart(sources: ReplySources, input: ReplyInput): Promise<string> {
-  const answer = await orNull(sources.waiting(input.userId));
-  if (!answer) return MAIL_UNREADABLE;
-  if (!answer.connected) return MAIL_NOT_CONNECTED;
-  return answer.threads.length
-    ? `${answer.threads.length} of your questions have waited ${days(answer.days)} or more for an answer:\n\n${answer.threads.map(waitingLine).join('\n')}\n\nThe e-mail digest offers a nudge for each.`
-    : `No question you sent has waited ${days(answer.days)} or more for an answer.`;
+  const waiting = await orNull(sources.waiting(input.userId));
+  if (!waiting) return MAIL_UNREADABLE;
+  if (!waiting.connected) return MAIL_NOT_CONNECTED;
+  return waiting.threads.length
+    ? `${waiting.threads.length} of your questions have waited ${days(waiting.days)} or more for an answer:\n\n${waiting.threads.map(waitingLine).join('\n')}\n\nThe e-mail digest offers a nudge for each.`
+    : `No question you sent has waited ${days(waiting.days)} or more for an waiting.`;
 }
 
 /** The invitations awaiting an answer; `read` when a connected calendar answered (the calendar badge). */
@@ -145,15 +145,15 @@ async function calendarPart(
   sources: ReplySources,
   input: ReplyInput,
 ): Promise<{ text: string; read: boolean }> {
-  const answer = await orNull(sources.invitations(input.userId));
-  if (!answer)
+  const invited = await orNull(sources.invitations(input.userId));
+  if (!invited)
     return { text: 'Your calendar could not be read just now. Please try again in a moment.', read: false };
-  if (!answer.connected)
+  if (!invited.connected)
     return { text: 'No calendar is connected: connect Google calendar on the Connect screen.', read: false };
   return {
-    text: answer.events.length
-      ? `${answer.events.length} invitations await your answer:\n\n${answer.events.slice(0, 10).map(eventLine).join('\n')}`
-      : 'No invitation awaits your answer.',
+    text: invited.events.length
+      ? `${invited.events.length} invitations await your answer:\n\n${invited.events.slice(0, 10).map(eventLine).join('\n')}`
+      : 'No invitation awaits your invited.',
     read: true,
   };
 }

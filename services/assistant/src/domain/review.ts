@@ -112,18 +112,18 @@ export async function reviewMaterial(
   input: { userId: number; weekStart: string; timezoneOffset: number },
 ): Promise<ReviewMaterial> {
   const { userId, weekStart, timezoneOffset } = input;
-  const [answer, thoughts, calendar] = await Promise.all([
+  const [week, thoughts, calendar] = await Promise.all([
     sources.weeklyInsight(userId, weekStart),
     sources.range(userId, weekStart, addDays(weekStart, 6)),
     // Without the integrations service (or a calendar) the review still has the journal.
     sources.invitations(userId).catch(() => ({ connected: false, events: [] })),
   ]);
-  if (answer.status === 'pending') throw new InsightNotReady(weekStart);
-  const insight = answer.status === 'ready' && answer.insight.status === 'ready' ? answer.insight : null;
+  if (week.status === 'pending') throw new InsightNotReady(weekStart);
+  const insight = week.status === 'ready' && week.insight.status === 'ready' ? week.insight : null;
   const invitations = nextWeekInvitations(calendar.events, weekStart, timezoneOffset);
 
   const parts: string[] = [`**Your week, ${weekLabel(weekStart)}**`];
-  if (answer.status === 'empty' || thoughts.length === 0) {
+  if (week.status === 'empty' || thoughts.length === 0) {
     parts.push('You wrote no thoughts this week, so there is nothing of your own to look back on yet.');
   } else if (!insight) {
     parts.push(
@@ -200,13 +200,13 @@ export async function writeReview(
     const note = deps.llm ? REVIEW_PRIVATE_NOTE : REVIEW_LOCAL_NOTE;
     return { content: `${material.markdown}\n\n_${note}_`, metadata: { ...metadata, engine: 'basic' }, used };
   }
-  const answer = await deps.llm.chat({
+  const written = await deps.llm.chat({
     messages: [
       { role: 'system', content: REVIEW_PROMPT },
       { role: 'user', content: `REVIEW MATERIAL\n\n${material.markdown}` },
     ],
   });
-  const content = answer.content?.trim();
+  const content = written.content?.trim();
   return {
     content: content || material.markdown,
     metadata: { ...metadata, engine: content ? 'ai' : 'basic' },

@@ -9,8 +9,8 @@ import { findingsOf } from '../domain/engine/findings';
 export function insightsRoutes(insights: Insights) {
   return implement(insightsContract, {
     get: async ({ userId, query }) => {
-      const answer = await insights.get(userId, query);
-      return answer.status === 'pending' ? reply(202, { status: 'pending' as const }) : answer.insight;
+      const found = await insights.get(userId, query);
+      return found.status === 'pending' ? reply(202, { status: 'pending' as const }) : found.insight;
     },
     remove: ({ userId, query }) => insights.remove(userId, query),
     // Computed from the text sent, for no one else's data: nothing to check beyond the signed-in user.

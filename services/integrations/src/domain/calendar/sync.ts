@@ -19,12 +19,12 @@ const startOf = (event: CalendarEvent) =>
 export async function syncCalendar(
   deps: { repo: CalendarEventsRepository; cipher: FieldCipher },
   source: CalendarSource,
-  who: { integrationId: number; userId: number },
+  calendar: { integrationId: number; userId: number },
 ): Promise<void> {
   const mine = await source.invitations({ days: CALENDAR_WINDOW_DAYS, max: CALENDAR_MAX });
-  await storeEvents(deps, who, mine);
+  await storeEvents(deps, calendar, mine);
   await deps.repo.keepOnly(
-    who.integrationId,
+    calendar.integrationId,
     mine.map((e) => e.id),
   );
 }
@@ -32,17 +32,17 @@ export async function syncCalendar(
 /** Stores (or updates) events in the cache, encrypted. */
 export async function storeEvents(
   { repo, cipher }: { repo: CalendarEventsRepository; cipher: FieldCipher },
-  who: { integrationId: number; userId: number },
+  calendar: { integrationId: number; userId: number },
   events: CalendarEvent[],
 ): Promise<void> {
   if (events.length === 0) return;
   const rows = events.map((presented) => ({
-    integrationId: who.integrationId,
-    userId: who.userId,
+    integrationId: calendar.integrationId,
+    userId: calendar.userId,
     eventId: presented.id,
     startsAt: startOf(presented),
     responseStatus: presented.responseStatus ?? 'needsAction',
-    dataEnc: cipher.encrypt(JSON.stringify(presented), eventContext(who.userId)),
+    dataEnc: cipher.encrypt(JSON.stringify(presented), eventContext(calendar.userId)),
   }));
   await repo.upsert(rows);
 }

@@ -4,7 +4,7 @@ import type { AppError } from '@haven/kit/errors';
 /**
  * Sends an AppError as the kit's error middleware would (`{ message, code }` JSON, `Retry-After`),
  * from the gateway's proxy path, which answers with node:http alone. `head` is the headers every
- * answer of the gateway carries (security headers, request id), flat.
+ * response of the gateway carries (security headers, request id), flat.
  */
 export function writeError(
   res: ServerResponse,
@@ -21,7 +21,7 @@ export function writeError(
     String(Buffer.byteLength(body)),
   ];
   if (error.retryAfter) headers.push('retry-after', String(error.retryAfter));
-  // The rest of an unwanted body is not read: the connection ends with this answer.
+  // The rest of an unwanted body is not read: the connection ends with this response.
   if (options.close) headers.push('connection', 'close');
   res.writeHead(error.status, headers).end(body);
 }
