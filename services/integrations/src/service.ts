@@ -8,17 +8,7 @@ import type { Config } from '@haven/kit/config';
 import type { Metrics } from '@haven/kit/metrics';
 import type { UnitOfWork } from '@haven/kit/unit-of-work';
 import { userDeletionJob } from '@haven/kit/user-deletion';
-import { calendarEventsRepository } from './db/calendar-events.repository';
-import { contactsRepository } from './db/contacts.repository';
-import { followUpsRepository } from './db/follow-ups.repository';
-import {
-  integrationsRepository,
-  type IntegrationRow,
-  type IntegrationsRepository,
-} from './db/integrations.repository';
-import { mailMessagesRepository } from './db/mail-messages.repository';
-import { oauthStatesRepository } from './db/oauth-states.repository';
-import { providerItemsRepository } from './db/provider-items.repository';
+import { requestSync, type IntegrationRow } from './db/integrations.repository';
 import { outbox } from './db/schema';
 import { createAccounts } from './domain/accounts';
 import { createAssist } from './domain/assist';
@@ -50,20 +40,17 @@ export const integrationsService: ServiceDefinition = {
     // Every provider's client ids and endpoints, and the public address their consents return to.
     const settings = { ...config, appUrl };
     const llm = createLlm(config, deps.metrics);
-    const accountRows = integrationsRepository(db);
-    const messages = mailMessagesRepository(db);
-    const events = calendarEventsRepository(db);
     const accounts = createAccounts({
-      repo: accountRows,
+      db,
       cipher,
       google: settings,
       microsoft: settings,
       log,
     });
-    const followUps = createFollowUps({ repo: followUpsRepository(db), cipher, accounts });
-    const contacts = createContacts({ repo: contactsRepository(db), secret: config.DATA_ENCRYPTION_KEY });
+    const followUps = createFollowUps({ db, cipher, accounts });
+    const contacts = createContacts({ db, secret: config.DATA_ENCRYPTION_KEY });
     const workspace = createWorkspace({
-      repo: providerItemsRepository(db),
+      db,
       cipher,
       accounts,
       settings,
@@ -79,11 +66,11 @@ export const integrationsService: ServiceDefinition = {
       parseMail,
       parseRawMail,
     });
-    const changed = syncAsker(deps.uow, accountRows);
+    const changed = syncAsker(deps.uow);
     const push = providerPush({
       config,
       appUrl,
-      repo: accountRows,
+      db,
       redis: deps.redis,
       gmailFor,
       graphOf,
@@ -91,12 +78,11 @@ export const integrationsService: ServiceDefinition = {
       log,
     });
     const integrations = createIntegrations({
-      repo: accountRows,
-      messages,
+      db,
       uow: deps.uow,
       cipher,
       // The state's key is derived from the internal secret for this one purpose.
-      states: createStateStore(oauthStatesRepository(db), deriveKey(config.INTERNAL_SECRET, 'oauth-state')),
+      states: createStateStore(db, deriveKey(config.INTERNAL_SECRET, 'oauth-state')),
       google: settings,
       accounts,
       followUps,
@@ -109,21 +95,19 @@ export const integrationsService: ServiceDefinition = {
     });
     const stopMeasuring = measureProviderCalls(deps.metrics, config);
     const serverAccounts = createServerAccounts({
-      repo: accountRows,
       uow: deps.uow,
       cipher,
       present: accounts.present,
       allowPrivate: config.MAIL_SERVERS_ALLOW_PRIVATE,
       syncIntervalMs: config.SYNC_INTERVAL_MS,
     });
-    const assist = createAssist({ messages, events, cipher, accounts, calendarSourceOf, llm, log });
+    const assist = createAssist({ db, cipher, accounts, calendarSourceOf, llm, log });
     const sync = createAccountSync({
-      repo: accountRows,
-      events,
+      db,
       cipher,
       accounts,
       mail: createMailSync({
-        repo: messages,
+        db,
         cipher,
         log,
         llm,
@@ -138,7 +122,7 @@ export const integrationsService: ServiceDefinition = {
       pushedIntervalMs: config.PUSH_SAFETY_INTERVAL_MS,
       log,
     });
-    const imapWatch = imapWatchFor({ config, repo: accountRows, cipher, redis: deps.redis, changed, log });
+    const imapWatch = imapWatchFor({ config, db, cipher, redis: deps.redis, changed, log });
     return {
       watchers: [imapWatch],
       routes: [
@@ -183,10 +167,10 @@ function measureProviderCalls(metrics: Metrics, config: Config) {
 }
 
 /** Asks for an account's sync now, through the outbox: what a push or an IDLE notice does. */
-function syncAsker(uow: UnitOfWork, repo: IntegrationsRepository) {
+function syncAsker(uow: UnitOfWork) {
   return (row: IntegrationRow) =>
     uow.run(async (tx, emit) => {
-      const request = await repo.requestSync(tx, row.id);
+      const request = await requestSync(tx, row.id);
       if (request) await emit('accounts.sync', { integrationId: row.id, request });
     });
 }

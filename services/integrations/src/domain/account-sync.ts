@@ -3,8 +3,8 @@ import type { FieldCipher } from '@haven/kit/crypto';
 import type { Logger } from '@haven/kit/logger';
 import { providerBackoffMs, type JobContext } from '@haven/kit/queue';
 import type { ReconcilerDefinition } from '@haven/kit/reconciler';
-import type { CalendarEventsRepository } from '../db/calendar-events.repository';
-import type { IntegrationsRepository } from '../db/integrations.repository';
+import type { Db } from '@haven/kit/db';
+import { backOffSync, claimDueSyncs, googleExpiringBefore, markSynced } from '../db/integrations.repository';
 import { accountContext, grantProblem, type Accounts } from './accounts';
 import { syncCalendar } from './calendar/sync';
 import type { CalendarSourceOf } from './calendar/source';
@@ -55,8 +55,7 @@ export function rateLimitOf(err: unknown): { retryAfterMs?: number } | null {
 }
 
 export interface AccountSyncDeps {
-  repo: IntegrationsRepository;
-  events: CalendarEventsRepository;
+  db: Db;
   cipher: FieldCipher;
   accounts: Accounts;
   mail: MailSync;
@@ -79,8 +78,7 @@ export interface AccountSyncDeps {
  * every token about to expire. Sync state lives in PostgreSQL, so a lost job is queued again.
  */
 export function createAccountSync({
-  repo,
-  events,
+  db,
   cipher,
   accounts,
   mail,
@@ -120,7 +118,7 @@ export function createAccountSync({
         if (mailbox.account) done.accountEnc = cipher.encrypt(mailbox.account, accountContext(row.userId));
         address = mailbox.account;
       } else if (row.type === 'calendar') {
-        await syncCalendar({ repo: events, cipher }, calendarSourceOf(row), {
+        await syncCalendar({ db, cipher }, calendarSourceOf(row), {
           integrationId: row.id,
           userId: row.userId,
         });
@@ -144,7 +142,7 @@ export function createAccountSync({
       // Per account, as the provider asks: about 1, 2, 4 … s with jitter, never before Retry-After.
       const backoffs = row.syncBackoffs + 1;
       const waitMs = providerBackoffMs(backoffs - 1, limited.retryAfterMs, MAX_BACKOFF_MS);
-      await repo.backOff(row.id, backoffs, new Date(Date.now() + waitMs));
+      await backOffSync(db, row.id, backoffs, new Date(Date.now() + waitMs));
       log.info({ integrationId, waitMs }, 'rate limited; sync retried later');
       // A short wait: this job runs again by itself. A long one: the due round queues it then.
       if (waitMs <= INLINE_RETRY_MAX_MS) await retryIn(waitMs);
@@ -152,7 +150,7 @@ export function createAccountSync({
     }
     const pushed = row.type !== 'email' && row.type !== 'calendar' ? false : await push.keep(row, address);
     const next = pushed ? Math.max(intervalMs, pushedIntervalMs) : intervalMs;
-    await repo.synced(row.id, done, new Date(Date.now() + next));
+    await markSynced(db, row.id, done, new Date(Date.now() + next));
   }
 
   async function refresh({ integrationId, expiresAt }: JobPayload<'integrations.refresh'>): Promise<void> {
@@ -177,14 +175,14 @@ export function createAccountSync({
       everyMs: Math.min(intervalMs, 60_000),
       // Claims each due account's next turn in the same statement that finds it, so two rounds
       // never queue one turn twice; a turn whose job is lost comes due again one interval later.
-      findOverdue: () => repo.claimDueSyncs(new Date(Date.now() + intervalMs)),
+      findOverdue: () => claimDueSyncs(db, new Date(Date.now() + intervalMs)),
     } satisfies ReconcilerDefinition<'accounts.sync'>,
     {
       name: 'integrations-token-refresh',
       queue: 'integrations.refresh',
       everyMs: 5 * 60_000,
       async findOverdue() {
-        const expiring = await repo.googleExpiringBefore(new Date(Date.now() + REFRESH_AHEAD_MS));
+        const expiring = await googleExpiringBefore(db, new Date(Date.now() + REFRESH_AHEAD_MS));
         return expiring.map((r) => ({
           integrationId: r.integrationId,
           expiresAt: Math.floor((r.expiresAt?.getTime() ?? 0) / 1000),

@@ -15,7 +15,17 @@ import {
   unavailable,
 } from '@haven/kit/errors';
 import type { Logger } from '@haven/kit/logger';
-import type { IntegrationRow, IntegrationsRepository } from '../db/integrations.repository';
+import type { Db } from '@haven/kit/db';
+import {
+  findIntegration,
+  findIntegrationOfUser,
+  findOwnedIntegration,
+  listIntegrationsOfUser,
+  markIntegrationError,
+  setAccountAddress,
+  setTokens,
+  type IntegrationRow,
+} from '../db/integrations.repository';
 import { oauthClient, type GoogleOAuthClient, type GoogleSettings } from './google';
 import {
   MICROSOFT_MESSAGES,
@@ -84,7 +94,7 @@ export function grantProblem(err: unknown): string | null {
 }
 
 export interface AccountsDeps {
-  repo: IntegrationsRepository;
+  db: Db;
   cipher: FieldCipher;
   google: GoogleSettings;
   microsoft: MicrosoftSettings;
@@ -98,7 +108,7 @@ const MICROSOFT_REFRESH_AHEAD_MS = 5 * 60_000;
  * The accounts' tokens: the Google client holding an account's, a Microsoft account's access token
  * when asked for, and refreshed ones stored again (encrypted).
  */
-function createTokenKeeper({ repo, cipher, google, microsoft, log }: AccountsDeps) {
+function createTokenKeeper({ db, cipher, google, microsoft, log }: AccountsDeps) {
   function requireClient(): GoogleOAuthClient {
     const client = oauthClient(google);
     if (!client) throw unavailable(MESSAGES.notConfigured, 0);
@@ -110,7 +120,7 @@ function createTokenKeeper({ repo, cipher, google, microsoft, log }: AccountsDep
     row: Row,
     tokens: { access_token?: string | null; refresh_token?: string | null; expiry_date?: number | null },
   ): Promise<void> {
-    await repo.setTokens(row.id, {
+    await setTokens(db, row.id, {
       ...(tokens.access_token
         ? { accessTokenEnc: cipher.encrypt(tokens.access_token, tokenContext(row.userId)) }
         : {}),
@@ -184,7 +194,7 @@ function createTokenKeeper({ repo, cipher, google, microsoft, log }: AccountsDep
  * The stored accounts: presenting them, finding the user's, and calling Google as one of them with
  * the official client (tokens decrypted only for the call, refreshed ones stored again encrypted).
  */
-export function createAccounts({ repo, cipher, google, microsoft, log }: AccountsDeps) {
+export function createAccounts({ db, cipher, google, microsoft, log }: AccountsDeps) {
   const settingsOf = (row: Row) => IntegrationSettings.parse(row.settings ?? {});
   const isConnected = (row: Row) =>
     (row.accessTokenEnc !== null || row.refreshTokenEnc !== null) && !settingsOf(row).error;
@@ -208,7 +218,7 @@ export function createAccounts({ repo, cipher, google, microsoft, log }: Account
   }
 
   const { requireClient, storeTokens, authorised, microsoftAccess } = createTokenKeeper({
-    repo,
+    db,
     cipher,
     google,
     microsoft,
@@ -216,7 +226,7 @@ export function createAccounts({ repo, cipher, google, microsoft, log }: Account
   });
 
   async function markError(row: Row, message: string): Promise<void> {
-    await repo.markError(row.id, message);
+    await markIntegrationError(db, row.id, message);
   }
 
   /**
@@ -224,8 +234,8 @@ export function createAccounts({ repo, cipher, google, microsoft, log }: Account
    * (mail and calendar: Google's, or a mail server's), a connected one first, then the newest.
    */
   async function accountOf(userId: number, type: IntegrationType, provider?: Provider) {
-    if (provider) return repo.ofUser(userId, provider, type);
-    const rows = await repo.listOfUser(userId, { type });
+    if (provider) return findIntegrationOfUser(db, userId, provider, type);
+    const rows = await listIntegrationsOfUser(db, userId, { type });
     const newestFirst = (a: Row, b: Row) => b.updatedAt.getTime() - a.updatedAt.getTime();
     return [...rows.filter(isConnected).sort(newestFirst), ...rows.sort(newestFirst)][0];
   }
@@ -257,19 +267,19 @@ export function createAccounts({ repo, cipher, google, microsoft, log }: Account
     storeTokens,
     markError,
 
-    byId: (id: number): Promise<Row | undefined> => repo.byId(id),
+    byId: (id: number): Promise<Row | undefined> => findIntegration(db, id),
 
     /** Every account of the user, whatever its provider, type or state. */
-    all: (userId: number): Promise<Row[]> => repo.listOfUser(userId),
+    all: (userId: number): Promise<Row[]> => listIntegrationsOfUser(db, userId),
 
     /** Stores the account's own address (encrypted): mail or messages from it are the user's own. */
     async storeAddress(row: Row, address: string): Promise<void> {
-      await repo.setAccount(row.id, cipher.encrypt(address, accountContext(row.userId)));
+      await setAccountAddress(db, row.id, cipher.encrypt(address, accountContext(row.userId)));
     },
 
     /** The user's integration `id`; another user's is not found. */
     async owned(userId: number, id: number): Promise<Row> {
-      const row = await repo.owned(userId, id);
+      const row = await findOwnedIntegration(db, userId, id);
       if (!row) throw notFound('Integration not found');
       return row;
     },

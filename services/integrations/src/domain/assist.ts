@@ -5,8 +5,14 @@ import type { FieldCipher } from '@haven/kit/crypto';
 import { conflict, notFound } from '@haven/kit/errors';
 import type { Llm } from '@haven/kit/llm';
 import type { Logger } from '@haven/kit/logger';
-import type { CalendarEventsRepository } from '../db/calendar-events.repository';
-import type { MailMessageRow, MailMessagesRepository } from '../db/mail-messages.repository';
+import type { Db } from '@haven/kit/db';
+import { eventsAwaitingAnswer, findEventOfUser } from '../db/calendar-events.repository';
+import {
+  digestMessages,
+  findMessageOfUser,
+  messageCounts,
+  type MailMessageRow,
+} from '../db/mail-messages.repository';
 import { MESSAGES, type Accounts } from './accounts';
 import { eventContext, storeEvents } from './calendar/sync';
 import type { CalendarSourceOf } from './calendar/source';
@@ -26,8 +32,7 @@ export function startOfYesterday(now: Date, offsetMinutes: number): Date {
 }
 
 export interface AssistDeps {
-  messages: MailMessagesRepository;
-  events: CalendarEventsRepository;
+  db: Db;
   cipher: FieldCipher;
   accounts: Accounts;
   /** The calendar account's source over its signed-in client (answering invitations). */
@@ -37,7 +42,7 @@ export interface AssistDeps {
 }
 
 /** The Assist screen's reads (from the caches the syncs keep), reply drafts and RSVPs. */
-export function createAssist({ messages, events, cipher, accounts, calendarSourceOf, llm, log }: AssistDeps) {
+export function createAssist({ db, cipher, accounts, calendarSourceOf, llm, log }: AssistDeps) {
   const cached = (row: MailMessageRow) =>
     CachedMail.parse(JSON.parse(cipher.decrypt(row.dataEnc, mailContext(row.userId))));
 
@@ -57,7 +62,7 @@ export function createAssist({ messages, events, cipher, accounts, calendarSourc
   }
 
   async function message(userId: number, messageId: string): Promise<MailMessageRow> {
-    const row = await messages.ofUser(userId, messageId);
+    const row = await findMessageOfUser(db, userId, messageId);
     if (!row) throw notFound(MESSAGES.emailNotFound);
     return row;
   }
@@ -69,8 +74,8 @@ export function createAssist({ messages, events, cipher, accounts, calendarSourc
         return { connected: false, emails: [], stats: { newSinceYesterday: 0, needingResponse: 0 } };
       const yesterday = startOfYesterday(new Date(), offsetMinutes);
       const [rows, counts] = await Promise.all([
-        messages.digest(account.id, DIGEST_SIZE),
-        messages.counts(account.id, yesterday),
+        digestMessages(db, account.id, DIGEST_SIZE),
+        messageCounts(db, account.id, yesterday),
       ]);
       const emails = rows.map((row) => item(row, yesterday)).sort((a, b) => b.date.localeCompare(a.date));
       return {
@@ -136,7 +141,7 @@ export function createAssist({ messages, events, cipher, accounts, calendarSourc
     async calendar(userId: number): Promise<CalendarAnswer> {
       const row = await accounts.connectedOf(userId, 'calendar');
       if (!row) return { connected: false, events: [] };
-      const rows = await events.awaitingAnswer(row.id, new Date(Date.now() - 3_600_000), 50);
+      const rows = await eventsAwaitingAnswer(db, row.id, new Date(Date.now() - 3_600_000), 50);
       return {
         connected: true,
         events: rows.map((r) => JSON.parse(cipher.decrypt(r.dataEnc, eventContext(userId))) as CalendarEvent),
@@ -145,7 +150,7 @@ export function createAssist({ messages, events, cipher, accounts, calendarSourc
 
     /** Answers an invitation in the calendar (the organiser is told) and updates the cache. */
     async rsvp(userId: number, eventId: string, { response }: RsvpBody): Promise<CalendarEvent> {
-      const cachedEvent = await events.ofUser(userId, eventId);
+      const cachedEvent = await findEventOfUser(db, userId, eventId);
       if (!cachedEvent) throw notFound(MESSAGES.eventNotFound);
       const account = await accounts.byId(cachedEvent.integrationId);
       if (!account || !accounts.isConnected(account)) throw conflict(MESSAGES.noCalendar);
@@ -153,7 +158,7 @@ export function createAssist({ messages, events, cipher, accounts, calendarSourc
         calendarSourceOf(account).respond(eventId, response),
       );
       if (!updated) throw notFound(MESSAGES.eventNotFound);
-      await storeEvents({ repo: events, cipher }, { integrationId: account.id, userId }, [updated]);
+      await storeEvents({ db, cipher }, { integrationId: account.id, userId }, [updated]);
       return updated;
     },
   };

@@ -15,8 +15,15 @@ import type { OutgoingEmailDraft, SendAnswer } from '@haven/contracts/mail';
 import type { FieldCipher } from '@haven/kit/crypto';
 import { badGateway, badRequest, unavailable } from '@haven/kit/errors';
 import type { Logger } from '@haven/kit/logger';
-import type { IntegrationRow, IntegrationsRepository } from '../db/integrations.repository';
-import type { MailMessagesRepository } from '../db/mail-messages.repository';
+import type { Db } from '@haven/kit/db';
+import {
+  connectIntegration,
+  deleteIntegration,
+  listIntegrationsOfUser,
+  updateIntegrationSettings,
+  type IntegrationRow,
+} from '../db/integrations.repository';
+import { markThreadAnswered, newestMessageInThread } from '../db/mail-messages.repository';
 import { mailContext } from './contexts';
 import { CachedMail } from './mail/cached-mail';
 import { accountContext, type Accounts, MESSAGES, tokenContext, rulesContext } from './accounts';
@@ -32,8 +39,7 @@ import { composeRaw } from './mime';
 import type { StateStore } from './oauth-state';
 
 export interface IntegrationsDeps {
-  repo: IntegrationsRepository;
-  messages: MailMessagesRepository;
+  db: Db;
   uow: UnitOfWork;
   cipher: FieldCipher;
   states: StateStore;
@@ -53,7 +59,7 @@ export interface IntegrationsDeps {
 }
 
 export function createIntegrations(deps: IntegrationsDeps) {
-  const { repo, cipher, accounts, providers, stopPush, log } = deps;
+  const { db, cipher, accounts, providers, stopPush, log } = deps;
   const { present, owned } = accounts;
 
   return {
@@ -68,7 +74,7 @@ export function createIntegrations(deps: IntegrationsDeps) {
       })),
 
     async list(userId: number, query: IntegrationListQuery): Promise<Integration[]> {
-      const rows = await repo.listOfUser(userId, { provider: query.provider, type: query.type });
+      const rows = await listIntegrationsOfUser(db, userId, { provider: query.provider, type: query.type });
       return rows.map(present);
     },
 
@@ -88,12 +94,12 @@ export function createIntegrations(deps: IntegrationsDeps) {
             log.warn({ err, integrationId: id }, 'token revocation failed; deleting anyway'),
           );
       }
-      await repo.remove(id);
+      await deleteIntegration(db, id);
     },
 
     /** Disconnects every account of the user (account deletion): each revoked, then deleted. */
     async removeAll(userId: number): Promise<void> {
-      const rows = await repo.listOfUser(userId);
+      const rows = await listIntegrationsOfUser(db, userId);
       for (const { id } of rows) await this.remove(userId, id);
     },
 
@@ -101,7 +107,7 @@ export function createIntegrations(deps: IntegrationsDeps) {
       const row = await owned(userId, id);
       if (patch.settings?.followUpDays !== undefined && row.type !== 'email')
         throw badRequest('followUpDays applies to e-mail integrations only');
-      const updated = await repo.updateSettings(id, {
+      const updated = await updateIntegrationSettings(db, id, {
         ...(patch.settings ? { settings: { ...row.settings, ...patch.settings } } : {}),
         ...(patch.contextualRules !== undefined
           ? {
@@ -121,7 +127,6 @@ export type Integrations = ReturnType<typeof createIntegrations>;
 
 /** Consents: the provider's page for a type, and storing what it granted with the first sync. */
 function createConsents({
-  repo,
   uow,
   cipher,
   states,
@@ -186,7 +191,7 @@ function createConsents({
       };
       // The row and its first sync are one unit of work: the sync runs once the consent is stored.
       const row = await uow.run(async (tx, emit) => {
-        const stored = await repo.connect(tx, {
+        const stored = await connectIntegration(tx, {
           userId: claims.userId,
           provider: claims.provider,
           type: claims.type,
@@ -205,7 +210,7 @@ function createConsents({
 
 /** What the user does through an account: send or draft a mail, create an event. */
 function createAccountActions({
-  messages,
+  db,
   cipher,
   accounts,
   followUps,
@@ -221,7 +226,7 @@ function createAccountActions({
     if (!threadId) return {};
     const nudged = await followUps.threading(userId, integrationId, threadId);
     if (nudged) return nudged;
-    const last = await messages.newestInThread(userId, integrationId, threadId);
+    const last = await newestMessageInThread(db, userId, integrationId, threadId);
     if (!last) return {};
     const cached = CachedMail.parse(JSON.parse(cipher.decrypt(last.dataEnc, mailContext(userId))));
     if (!cached.messageIdHeader) return {};
@@ -248,7 +253,7 @@ function createAccountActions({
       // The user has answered the thread: it no longer waits for a reply (the next sync agrees),
       // and a question of theirs waiting for an answer waits anew from now (a nudge).
       if (email.threadId) await followUps.restart(userId, row.id, email.threadId);
-      if (email.threadId) await messages.answered(userId, row.id, email.threadId);
+      if (email.threadId) await markThreadAnswered(db, userId, row.id, email.threadId);
       return { success: true, message: 'Email sent' };
     },
 

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { OAuthStatesRepository } from '../db/oauth-states.repository';
+import type { Db } from '@haven/kit/db';
+import { insertOAuthState, takeOAuthState } from '../db/oauth-states.repository';
 
 /** How long a consent may take. */
 const STATE_TTL_MS = 10 * 60_000;
@@ -17,13 +18,13 @@ export interface StateClaims {
  * type it was issued for. It works once (the row is deleted as it is used) and for ten minutes; a
  * forged, replayed, expired or unknown state finds nothing.
  */
-export function createStateStore(repo: OAuthStatesRepository, key: Buffer) {
+export function createStateStore(db: Db, key: Buffer) {
   const sign = (nonce: string) => createHmac('sha256', key).update(nonce).digest('base64url');
 
   return {
     async issue(claims: StateClaims): Promise<string> {
       const nonce = randomBytes(24).toString('base64url');
-      await repo.insert({ nonce, ...claims, expiresAt: new Date(Date.now() + STATE_TTL_MS) });
+      await insertOAuthState(db, { nonce, ...claims, expiresAt: new Date(Date.now() + STATE_TTL_MS) });
       return `${nonce}.${sign(nonce)}`;
     },
 
@@ -35,7 +36,7 @@ export function createStateStore(repo: OAuthStatesRepository, key: Buffer) {
       const expected = Buffer.from(sign(nonce));
       const given = Buffer.from(signature);
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-      const row = await repo.take(nonce, new Date());
+      const row = await takeOAuthState(db, nonce, new Date());
       return row
         ? { userId: row.userId, provider: row.provider, type: row.type, redirectUri: row.redirectUri }
         : null;

@@ -1,6 +1,7 @@
 import type { CalendarEvent } from '@haven/contracts/calendar';
 import type { FieldCipher } from '@haven/kit/crypto';
-import type { CalendarEventsRepository } from '../../db/calendar-events.repository';
+import type { Db } from '@haven/kit/db';
+import { keepOnlyCalendarEvents, upsertCalendarEvents } from '../../db/calendar-events.repository';
 import { eventContext } from '../contexts';
 import type { CalendarSource } from './source';
 export { eventContext };
@@ -17,13 +18,14 @@ const startOf = (event: CalendarEvent) =>
  * recurring events expanded): what is gone from the calendar leaves the cache.
  */
 export async function syncCalendar(
-  deps: { repo: CalendarEventsRepository; cipher: FieldCipher },
+  deps: { db: Db; cipher: FieldCipher },
   source: CalendarSource,
   calendar: { integrationId: number; userId: number },
 ): Promise<void> {
   const mine = await source.invitations({ days: CALENDAR_WINDOW_DAYS, max: CALENDAR_MAX });
   await storeEvents(deps, calendar, mine);
-  await deps.repo.keepOnly(
+  await keepOnlyCalendarEvents(
+    deps.db,
     calendar.integrationId,
     mine.map((e) => e.id),
   );
@@ -31,7 +33,7 @@ export async function syncCalendar(
 
 /** Stores (or updates) events in the cache, encrypted. */
 export async function storeEvents(
-  { repo, cipher }: { repo: CalendarEventsRepository; cipher: FieldCipher },
+  { db, cipher }: { db: Db; cipher: FieldCipher },
   calendar: { integrationId: number; userId: number },
   events: CalendarEvent[],
 ): Promise<void> {
@@ -44,5 +46,5 @@ export async function storeEvents(
     responseStatus: presented.responseStatus ?? 'needsAction',
     dataEnc: cipher.encrypt(JSON.stringify(presented), eventContext(calendar.userId)),
   }));
-  await repo.upsert(rows);
+  await upsertCalendarEvents(db, rows);
 }

@@ -1,5 +1,6 @@
 import { createBlindIndex } from '@haven/kit/blind-index';
-import type { ContactsRepository } from '../../db/contacts.repository';
+import type { Db } from '@haven/kit/db';
+import { knownContactKeys, rememberContacts } from '../../db/contacts.repository';
 import type { ParsedMessage } from './message';
 
 /**
@@ -8,7 +9,7 @@ import type { ParsedMessage } from './message';
  * one the user wrote to is someone they know. Addresses are kept only as a keyed blind index scoped
  * to the user, so the table answers "is this someone they wrote to?" and nothing else.
  */
-export function createContacts(deps: { repo: ContactsRepository; secret: string }) {
+export function createContacts(deps: { db: Db; secret: string }) {
   const index = createBlindIndex(deps.secret, 'mail-contacts');
   const keyOf = (userId: number, address: string) => index(`${userId}:${address.trim().toLowerCase()}`);
 
@@ -28,7 +29,8 @@ export function createContacts(deps: { repo: ContactsRepository; secret: string 
           if (!seen || seen < m.receivedAt) latest.set(to, m.receivedAt);
         }
       }
-      await deps.repo.remember(
+      await rememberContacts(
+        deps.db,
         [...latest].map(([address, at]) => ({
           integrationId: mailbox.integrationId,
           userId: mailbox.userId,
@@ -41,7 +43,7 @@ export function createContacts(deps: { repo: ContactsRepository; secret: string 
     /** Those of `addresses` the user has written to, from any of their mail accounts. */
     async known(userId: number, addresses: string[]): Promise<string[]> {
       const byKey = new Map(addresses.map((a) => [keyOf(userId, a), a]));
-      const found = await deps.repo.knownAmong(userId, [...byKey.keys()]);
+      const found = await knownContactKeys(deps.db, userId, [...byKey.keys()]);
       return [...byKey].filter(([key]) => found.has(key)).map(([, address]) => address);
     },
   };

@@ -3,7 +3,19 @@ import { z } from 'zod';
 import { FOLLOW_UP_DAYS } from '@haven/contracts/integrations';
 import type { WaitingAnswer, WaitingThread } from '@haven/contracts/mail';
 import type { FieldCipher } from '@haven/kit/crypto';
-import type { FollowUpInsert, FollowUpRow, FollowUpsRepository } from '../../db/follow-ups.repository';
+import type { Db } from '@haven/kit/db';
+import {
+  findFollowUp,
+  followUpsInThreads,
+  followUpsWaitingSince,
+  keepOnlyFollowUps,
+  pruneFollowUps,
+  removeFollowUps,
+  restartFollowUp,
+  upsertFollowUps,
+  type FollowUpInsert,
+  type FollowUpRow,
+} from '../../db/follow-ups.repository';
 import type { Accounts } from '../accounts';
 import type { ParsedMessage } from './message';
 import type { ThreadMessage } from './needs-reply';
@@ -73,7 +85,7 @@ export function nudgeText(to: string, subject: string): string {
 }
 
 export interface FollowUpsDeps {
-  repo: FollowUpsRepository;
+  db: Db;
   cipher: FieldCipher;
   accounts: Accounts;
 }
@@ -90,7 +102,7 @@ interface Owner {
  * answer: kept up to date by the mail sync, listed after the user's number of days, answered with a
  * threaded nudge.
  */
-export function createFollowUps({ repo, cipher, accounts }: FollowUpsDeps) {
+export function createFollowUps({ db, cipher, accounts }: FollowUpsDeps) {
   const data = (row: FollowUpRow): FollowUpData =>
     FollowUpData.parse(JSON.parse(cipher.decrypt(row.dataEnc, mailContext(row.userId))));
 
@@ -125,7 +137,8 @@ export function createFollowUps({ repo, cipher, accounts }: FollowUpsDeps) {
     ): Promise<void> {
       const known = new Map(
         (
-          await repo.inThreads(
+          await followUpsInThreads(
+            db,
             mailbox.integrationId,
             threads.map(([id]) => id),
           )
@@ -168,16 +181,17 @@ export function createFollowUps({ repo, cipher, accounts }: FollowUpsDeps) {
         });
       }
       const waitingNow = new Set(rows.map((r) => r.threadId));
-      await repo.removeThreads(
+      await removeFollowUps(
+        db,
         mailbox.integrationId,
         threads.map(([id]) => id).filter((id) => !waitingNow.has(id)),
       );
-      await repo.upsert(rows);
+      await upsertFollowUps(db, rows);
     },
 
     /** A full sync saw every thread the user wrote in: the others no longer wait. */
-    keepOnly: (integrationId: number, threadIds: string[]) => repo.keepOnly(integrationId, threadIds),
-    prune: (integrationId: number, before: Date) => repo.prune(integrationId, before),
+    keepOnly: (integrationId: number, threadIds: string[]) => keepOnlyFollowUps(db, integrationId, threadIds),
+    prune: (integrationId: number, before: Date) => pruneFollowUps(db, integrationId, before),
 
     /** 'Waiting for an answer': what has waited the user's number of days or longer. */
     async list(userId: number): Promise<WaitingAnswer> {
@@ -185,13 +199,13 @@ export function createFollowUps({ repo, cipher, accounts }: FollowUpsDeps) {
       if (!account) return { connected: false, days: FOLLOW_UP_DAYS, threads: [] };
       const days = accounts.settingsOf(account).followUpDays ?? FOLLOW_UP_DAYS;
       const now = Date.now();
-      const rows = await repo.waitingSince(account.id, new Date(now - days * DAY_MS), WAITING_SIZE);
+      const rows = await followUpsWaitingSince(db, account.id, new Date(now - days * DAY_MS), WAITING_SIZE);
       return { connected: true, days, threads: rows.map((row) => present(row, now)) };
     },
 
     /** The headers that put a nudge under the user's own last message, when the thread waits. */
     async threading(userId: number, integrationId: number, threadId: string) {
-      const row = await repo.ofThread(userId, integrationId, threadId);
+      const row = await findFollowUp(db, userId, integrationId, threadId);
       if (!row) return null;
       const kept = data(row);
       if (!kept.messageIdHeader) return null;
@@ -202,7 +216,7 @@ export function createFollowUps({ repo, cipher, accounts }: FollowUpsDeps) {
     },
 
     restart: (userId: number, integrationId: number, threadId: string) =>
-      repo.restart(userId, integrationId, threadId),
+      restartFollowUp(db, userId, integrationId, threadId),
   };
 }
 export type FollowUps = ReturnType<typeof createFollowUps>;

@@ -1,4 +1,5 @@
-import type { MailMessagesRepository } from '../../db/mail-messages.repository';
+import type { Db } from '@haven/kit/db';
+import { clearNeedsReply, markNeedsReply } from '../../db/mail-messages.repository';
 import type { MailAccount } from './mail-account';
 import type { ParsedMessage } from './message';
 import { isReplyCandidate, threadAwaitsUser } from './needs-reply';
@@ -43,17 +44,11 @@ async function awaitingUser(
  * that message is marked. With a model, the candidates are asked about once more (a question or a
  * request, or just a thank-you?).
  */
-export function createReplyMarks({
-  repo,
-  triage,
-}: {
-  repo: MailMessagesRepository;
-  triage: ReplyTriage;
-}): ReplyMarks {
+export function createReplyMarks({ db, triage }: { db: Db; triage: ReplyTriage }): ReplyMarks {
   return async (read, mailbox, threadIds, candidates) => {
     if (threadIds.size === 0) return;
     const confirmed = await triage(mailbox, await awaitingUser(read, mailbox.account, threadIds, candidates));
-    await repo.clearNeedsReply(mailbox.integrationId, [...threadIds]);
-    await repo.markNeedsReply(mailbox.integrationId, confirmed);
+    await clearNeedsReply(db, mailbox.integrationId, [...threadIds]);
+    await markNeedsReply(db, mailbox.integrationId, confirmed);
   };
 }

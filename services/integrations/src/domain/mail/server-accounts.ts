@@ -17,7 +17,7 @@ import {
 import type { FieldCipher } from '@haven/kit/crypto';
 import { serverRefused } from '@haven/kit/errors';
 import type { UnitOfWork } from '@haven/kit/unit-of-work';
-import type { IntegrationRow, IntegrationsRepository } from '../../db/integrations.repository';
+import { connectIntegration, type IntegrationRow } from '../../db/integrations.repository';
 import { accountContext, tokenContext } from '../contexts';
 import type { CalDavAccount } from '../calendar/caldav-source';
 import { checkCalDav } from '../calendar/servers/check';
@@ -75,7 +75,6 @@ export function reachableOnly(source: CalendarSource, url: string, allowPrivate:
 }
 
 export interface ServerAccountsDeps {
-  repo: IntegrationsRepository;
   uow: UnitOfWork;
   cipher: FieldCipher;
   present: (row: IntegrationRow) => Integration;
@@ -87,7 +86,6 @@ export interface ServerAccountsDeps {
 }
 
 export function createServerAccounts({
-  repo,
   uow,
   cipher,
   present,
@@ -118,7 +116,7 @@ export function createServerAccounts({
     address: string;
   }) =>
     uow.run(async (tx, emit) => {
-      const stored = await repo.connect(tx, {
+      const stored = await connectIntegration(tx, {
         userId: values.userId,
         provider: values.provider,
         type: values.type,

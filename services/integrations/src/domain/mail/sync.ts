@@ -1,7 +1,14 @@
 import type { FieldCipher } from '@haven/kit/crypto';
 import type { Llm } from '@haven/kit/llm';
 import type { Logger } from '@haven/kit/logger';
-import type { MailMessagesRepository } from '../../db/mail-messages.repository';
+import type { Db } from '@haven/kit/db';
+import {
+  deleteMessages,
+  keepOnlyMessages,
+  messageIdsInThreads,
+  pruneMessages,
+  upsertMailMessages,
+} from '../../db/mail-messages.repository';
 import type { Contacts } from './contacts';
 import type { FollowUps } from './follow-ups';
 import { followUpTracking, type TrackFollowUps } from './follow-up-tracking';
@@ -22,7 +29,7 @@ export const MAIL_SYNC_MAX = 500;
 const WINDOW = { days: MAIL_WINDOW_DAYS, max: MAIL_SYNC_MAX };
 
 export interface MailSyncDeps {
-  repo: MailMessagesRepository;
+  db: Db;
   cipher: FieldCipher;
   log: Logger;
   llm: Llm | null;
@@ -32,7 +39,7 @@ export interface MailSyncDeps {
 
 /** The steps a full or an incremental run is made of, built once from the deps. */
 interface SyncSteps {
-  repo: MailMessagesRepository;
+  db: Db;
   followUps: FollowUps;
   contacts: Contacts;
   /** Caches the inbox's messages among these (encrypted). */
@@ -54,7 +61,7 @@ function threadsReadWhole(listed: MessageRef[], sentThreads: Set<string>): Set<s
 
 /** Lists the inbox window anew and replaces the cache with it; answers the new cursor. */
 async function fullSync(steps: SyncSteps, source: MailSource, mailbox: MailAccount): Promise<string> {
-  const { repo, followUps, contacts } = steps;
+  const { db, followUps, contacts } = steps;
   const profile = await source.profile();
   // The account's own address decides which mail is the user's own; the caller stores it.
   if (profile.address) mailbox.account = profile.address;
@@ -65,7 +72,7 @@ async function fullSync(steps: SyncSteps, source: MailSource, mailbox: MailAccou
   const messages = await readMessages(source, read, listed, threadsReadWhole(listed, sentThreads));
   await steps.store(mailbox, messages);
   // What is no longer in the inbox window leaves the cache.
-  await repo.keepOnly(mailbox.integrationId, ids);
+  await keepOnlyMessages(db, mailbox.integrationId, ids);
   const candidates = replyCandidates(messages, mailbox.account);
   await steps.markReplies(
     read,
@@ -91,7 +98,7 @@ async function addEarlierCandidates(
   touchedThreads: Set<string>,
   candidates: Map<string, ParsedMessage>,
 ): Promise<void> {
-  const cachedInThreads = await steps.repo.idsInThreads(mailbox.integrationId, [...touchedThreads]);
+  const cachedInThreads = await messageIdsInThreads(steps.db, mailbox.integrationId, [...touchedThreads]);
   const stillCached = cachedInThreads.filter((id) => !candidates.has(id));
   const earlier = await readMessages(
     source,
@@ -110,7 +117,7 @@ async function incrementalSync(
   cursor: string,
 ): Promise<string> {
   const { added, removed, touchedThreads, cursor: next } = await source.changes(cursor);
-  await steps.repo.remove(mailbox.integrationId, removed);
+  await deleteMessages(steps.db, mailbox.integrationId, removed);
   // A thread that got a message (the user's reply or nudge, the other side's answer) is read
   // whole, once: its new messages, its earlier candidates and its state, for the reply triage and
   // the follow-ups alike.
@@ -128,9 +135,9 @@ async function incrementalSync(
 }
 
 /** Mail older than the window leaves the cache, and so does a question unanswered for as long. */
-async function prune({ repo, followUps }: SyncSteps, mailbox: MailAccount): Promise<void> {
+async function prune({ db, followUps }: SyncSteps, mailbox: MailAccount): Promise<void> {
   const before = new Date(Date.now() - MAIL_WINDOW_DAYS * 86_400_000);
-  await repo.prune(mailbox.integrationId, before);
+  await pruneMessages(db, mailbox.integrationId, before);
   await followUps.prune(mailbox.integrationId, before);
 }
 
@@ -140,13 +147,13 @@ async function prune({ repo, followUps }: SyncSteps, mailbox: MailAccount): Prom
  * later runs read only the changes since the stored cursor. Answers the new cursor. Rate limits and
  * lost grants are thrown for the caller to handle.
  */
-export function createMailSync({ repo, cipher, log, llm, followUps, contacts }: MailSyncDeps) {
+export function createMailSync({ db, cipher, log, llm, followUps, contacts }: MailSyncDeps) {
   const steps: SyncSteps = {
-    repo,
+    db,
     followUps,
     contacts,
-    store: (mailbox, messages) => repo.upsert(inboxRows(cipher, mailbox, messages)),
-    markReplies: createReplyMarks({ repo, triage: createReplyTriage({ llm, log }) }),
+    store: (mailbox, messages) => upsertMailMessages(db, inboxRows(cipher, mailbox, messages)),
+    markReplies: createReplyMarks({ db, triage: createReplyTriage({ llm, log }) }),
     trackFollowUps: followUpTracking(followUps),
   };
 

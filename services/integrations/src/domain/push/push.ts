@@ -3,12 +3,13 @@ import { GmailPushData, type GraphNotificationsBody, type PubSubPushBody } from 
 import type { BlindIndex } from '@haven/kit/blind-index';
 import { badRequest, forbidden, notFound } from '@haven/kit/errors';
 import type { Logger } from '@haven/kit/logger';
-import type { IntegrationRow, IntegrationsRepository } from '../../db/integrations.repository';
+import type { Db } from '@haven/kit/db';
+import { integrationsPushedTo, setPush, type IntegrationRow } from '../../db/integrations.repository';
 import type { PushChannel, PushState } from './channel';
 import { gmailPushAddress } from './gmail-watch';
 
 export interface PushDeps {
-  repo: IntegrationsRepository;
+  db: Db;
   /** Each provider's push by `provider:type` (`google:email`), when this server is set up for it. */
   channels: Partial<Record<string, PushChannel>>;
   /** Whether an account without a channel is pushed some other way (IMAP IDLE). */
@@ -38,7 +39,7 @@ const autoSyncOn = (row: IntegrationRow) =>
  * account asks for its sync at once. Whether an account is pushed decides how often it is polled.
  */
 export function createPush(deps: PushDeps) {
-  const { repo, channels, log } = deps;
+  const { db, channels, log } = deps;
 
   const channelOf = (row: IntegrationRow) => channels[`${row.provider}:${row.type}`];
   const stateOf = (row: IntegrationRow): PushState | null =>
@@ -65,7 +66,7 @@ export function createPush(deps: PushDeps) {
     if (!needsRenewal(channel, row, address)) return true;
     try {
       const renewed = await channel.renew(row, address, stateOf(row));
-      await repo.setPush(row.id, { pushKey: renewed.pushKey, pushExpiresAt: renewed.expiresAt });
+      await setPush(db, row.id, { pushKey: renewed.pushKey, pushExpiresAt: renewed.expiresAt });
       return renewed.expiresAt.getTime() > Date.now();
     } catch (err) {
       log.warn({ err, integrationId: row.id }, 'push not renewed; the account is polled');
@@ -102,7 +103,7 @@ export function createPush(deps: PushDeps) {
       throw badRequest('Invalid body: message.data is not a Gmail notification (base64 JSON)');
     }
     const key = deps.gmailKeyOf(gmailPushAddress(data.emailAddress));
-    const rows = await repo.pushedTo('google', key);
+    const rows = await integrationsPushedTo(db, 'google', key);
     const asked = await notify(rows.filter((row) => row.type === 'email'));
     log.debug({ asked }, 'gmail push');
   }
@@ -115,13 +116,13 @@ export function createPush(deps: PushDeps) {
   async function graphNotified(body: GraphNotificationsBody): Promise<void> {
     const named = new Map<number, IntegrationRow>();
     for (const n of body.value) {
-      const [row] = await repo.pushedTo('microsoft', n.subscriptionId);
+      const [row] = await integrationsPushedTo(db, 'microsoft', n.subscriptionId);
       if (!row || !n.clientState || !sameSecret(n.clientState, deps.graphClientStateOf(row.id))) {
         log.info({ subscriptionId: n.subscriptionId }, 'graph notification ignored');
         continue;
       }
       if (n.lifecycleEvent && n.lifecycleEvent !== 'missed')
-        await repo.setPush(row.id, { pushKey: row.pushKey, pushExpiresAt: new Date(0) });
+        await setPush(db, row.id, { pushKey: row.pushKey, pushExpiresAt: new Date(0) });
       named.set(row.id, row);
     }
     await notify([...named.values()]);

@@ -5,7 +5,8 @@ import type { FieldCipher } from '@haven/kit/crypto';
 import { deriveKey } from '@haven/kit/keys';
 import type { Logger } from '@haven/kit/logger';
 import type { Redis } from '@haven/kit/redis';
-import type { IntegrationRow, IntegrationsRepository } from '../../db/integrations.repository';
+import type { Db } from '@haven/kit/db';
+import { watchableIntegrations, type IntegrationRow } from '../../db/integrations.repository';
 import { createImapWatch, imapWatchKey } from '../mail/imap-watch';
 import { openInbox } from '../mail/server-accounts';
 import type { GraphClient } from '../microsoft';
@@ -17,7 +18,7 @@ import { createPush } from './push';
 export interface ProviderPushDeps {
   config: Config;
   appUrl: string;
-  repo: IntegrationsRepository;
+  db: Db;
   redis: Redis;
   gmailFor(row: IntegrationRow): gmail_v1.Gmail;
   graphOf(row: IntegrationRow): GraphClient;
@@ -34,7 +35,7 @@ export interface ProviderPushDeps {
 export function providerPush({
   config,
   appUrl,
-  repo,
+  db,
   redis,
   gmailFor,
   graphOf,
@@ -57,7 +58,7 @@ export function providerPush({
     channels['microsoft:calendar'] = graph;
   }
   return createPush({
-    repo,
+    db,
     channels,
     watched: async (row) =>
       row.provider === 'imap' && (await redis.exists(imapWatchKey(config.REDIS_PREFIX, row.id))) === 1,
@@ -72,15 +73,15 @@ export function providerPush({
 /** Push for mail by its servers: IDLE on up to IMAP_IDLE_MAX inboxes per worker process. */
 export function imapWatchFor(deps: {
   config: Config;
-  repo: IntegrationsRepository;
+  db: Db;
   cipher: FieldCipher;
   redis: Redis;
   changed(row: IntegrationRow): Promise<void>;
   log: Logger;
 }) {
-  const { config, repo, cipher } = deps;
+  const { config, db, cipher } = deps;
   return createImapWatch({
-    accounts: () => repo.watchable('imap'),
+    accounts: () => watchableIntegrations(db, 'imap'),
     open: (row) => openInbox(row, cipher, config.MAIL_SERVERS_ALLOW_PRIVATE),
     changed: deps.changed,
     redis: deps.redis,

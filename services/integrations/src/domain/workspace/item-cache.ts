@@ -1,5 +1,10 @@
 import type { FieldCipher } from '@haven/kit/crypto';
-import type { ProviderItemsRepository } from '../../db/provider-items.repository';
+import type { Db } from '@haven/kit/db';
+import {
+  keepOnlyProviderItems,
+  latestProviderItems,
+  upsertProviderItems,
+} from '../../db/provider-items.repository';
 import type { Row } from '../accounts';
 import { itemContext } from '../contexts';
 
@@ -13,11 +18,12 @@ export interface ItemToCache {
 }
 
 /** The Slack and Notion items cached per account, encrypted. */
-export function itemCache({ repo, cipher }: { repo: ProviderItemsRepository; cipher: FieldCipher }) {
+export function itemCache({ db, cipher }: { db: Db; cipher: FieldCipher }) {
   return {
     /** Replaces the cached items of `kinds` with `items` (what is gone from the provider leaves). */
     async replaceItems(row: Row, kinds: string[], items: ItemToCache[]): Promise<void> {
-      await repo.upsert(
+      await upsertProviderItems(
+        db,
         items.map((item) => ({
           integrationId: row.id,
           userId: row.userId,
@@ -29,7 +35,8 @@ export function itemCache({ repo, cipher }: { repo: ProviderItemsRepository; cip
         })),
       );
       for (const kind of kinds)
-        await repo.keepOnly(
+        await keepOnlyProviderItems(
+          db,
           row.id,
           kind,
           items.filter((i) => i.kind === kind).map((i) => i.externalId),
@@ -38,7 +45,7 @@ export function itemCache({ repo, cipher }: { repo: ProviderItemsRepository; cip
 
     /** The latest cached items of `kinds`, at most `limit` (only those needing a reply, if asked). */
     async cached<T>(row: Row, kinds: string[], limit: number, onlyNeedingReply = false): Promise<T[]> {
-      const rows = await repo.latest(row.id, kinds, limit, onlyNeedingReply);
+      const rows = await latestProviderItems(db, row.id, kinds, limit, onlyNeedingReply);
       return rows.map((r) => JSON.parse(cipher.decrypt(r.dataEnc, itemContext(r.userId))) as T);
     },
   };

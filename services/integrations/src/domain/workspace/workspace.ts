@@ -2,7 +2,7 @@ import type { IntegrationType } from '@haven/contracts/integrations';
 import type { Connections, MoreAnswer, NotionPage, SlackItem } from '@haven/contracts/workspace';
 import type { FieldCipher } from '@haven/kit/crypto';
 import type { Logger } from '@haven/kit/logger';
-import type { ProviderItemsRepository } from '../../db/provider-items.repository';
+import type { Db } from '@haven/kit/db';
 import type { Accounts, Row } from '../accounts';
 import type { ProviderSettings } from '../providers';
 import { assistantReads } from './assistant-reads';
@@ -15,7 +15,7 @@ import { workspaceAccess, type WorkspaceAccess } from './workspace-access';
 export { WORKSPACE_MESSAGES, workspaceProblem } from './workspace-problems';
 
 export interface WorkspaceDeps {
-  repo: ProviderItemsRepository;
+  db: Db;
   cipher: FieldCipher;
   accounts: Accounts;
   settings: ProviderSettings;
@@ -91,9 +91,9 @@ async function morePanel(
 }
 
 /** Slack and Notion: their syncs, the Assist panel, the assistant's tools and 'Save to Notion'. */
-export function createWorkspace({ repo, cipher, accounts, settings, log }: WorkspaceDeps) {
+export function createWorkspace({ db, cipher, accounts, settings, log }: WorkspaceDeps) {
   const access = workspaceAccess({ cipher, accounts, settings, log });
-  const parts: Parts = { accounts, access, items: itemCache({ repo, cipher }) };
+  const parts: Parts = { accounts, access, items: itemCache({ db, cipher }) };
 
   return {
     /** The sync of a Slack or Notion account (errors are the caller's to classify). */
