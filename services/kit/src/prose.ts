@@ -84,7 +84,9 @@ export function proseLines(body: string, options: { indentedCode: boolean }): st
   // The prose lines of the paragraph being read, masked together when it ends.
   let paragraph: string[] = [];
   const endParagraph = () => {
-    if (paragraph.length > 0) out.push(...maskParagraph(paragraph));
+    // One by one: spreading a paragraph of a few hundred thousand short lines into push() would
+    // pass them all as arguments and overflow the stack (a 1 MB note of 'x' lines did).
+    if (paragraph.length > 0) for (const masked of maskParagraph(paragraph)) out.push(masked);
     paragraph = [];
   };
   const reading: Reading = { block: null, previousBlank: true, inList: false };

@@ -171,7 +171,7 @@ function entryItems(value: unknown, n: number, file: SourceEntry, now: Date, med
   if (entry.text !== undefined && typeof entry.text !== 'string')
     return failed(`Entry ${n}: text is not text`);
   const { text: kept, media: embedded } = withoutMedia((entry.text ?? '').replace(/\r\n?/g, '\n'));
-  media.push(...embedded);
+  for (const reference of embedded) media.push(reference);
   const text = unescapeDayOne(kept);
   if (!text.trim() && embedded.length === 0)
     return skipped(`Entry ${n}: empty (photos and other media are not imported)`);

@@ -195,6 +195,12 @@ describe('proseLines', () => {
     expect(tagsOf(body)).toHaveLength(25_000);
     expect(performance.now() - started).toBeLessThan(2000);
   });
+
+  it('reads one paragraph of 500,000 short lines (a 1 MB note) without running out of stack', () => {
+    const lines = proseLines('x\n'.repeat(500_000), { indentedCode: true });
+    expect(lines).toHaveLength(500_001);
+    expect(lines[0]).toBe('x');
+  });
 });
 
 describe('textTags', () => {
