@@ -81,6 +81,7 @@ export const ImportFormat = z.enum([
   'simplenote',
   'textbundle',
   'html',
+  'jrnl',
   'notes',
 ]);
 export type ImportFormat = z.infer<typeof ImportFormat>;
@@ -98,6 +99,7 @@ export const IMPORT_FORMAT_NAMES: Record<ImportFormat, string> = {
   simplenote: 'a Simplenote export',
   textbundle: 'Bear or Ulysses TextBundles',
   html: 'HTML notes (Apple Notes exporters, web pages)',
+  jrnl: 'a jrnl journal',
   notes: 'a folder of notes',
 };
 

@@ -421,6 +421,35 @@ describe('export and import', () => {
     ]);
   });
 
+  it('imports a jrnl journal, each entry a thought at its date and time, a malformed entry reported at its line', async () => {
+    const me = await newUser();
+    const zip = await zipOf({
+      'jrnl/journal.txt':
+        '[2024-01-30 09:00] Morning run. *\nFive km by the river @health\n\n' +
+        '[2024-02-30 10:00] No such day\nlost with it\n' +
+        '[2024-01-31 09:15:00 PM] Late thought.\n',
+    });
+    const result = await importOf(me, zip);
+    expect(result).toMatchObject({ status: 'done', format: 'jrnl', imported: 2, failed: 1 });
+    expect(result.errors).toEqual([
+      expect.objectContaining({
+        file: 'jrnl/journal.txt',
+        line: 4,
+        message: expect.stringMatching(/not a date/),
+      }),
+    ]);
+    expect(await thoughtsOf(me)).toEqual([
+      expect.objectContaining({
+        content: 'Morning run.\n\nFive km by the river @health',
+        date: '2024-01-30T09:00:00.000Z',
+        localDate: '2024-01-30',
+        tags: ['health'],
+        format: 'text',
+      }),
+      expect.objectContaining({ content: 'Late thought.', date: '2024-01-31T21:15:00.000Z' }),
+    ]);
+  });
+
   it('refuses what is not a zip, and a zip without notes, clearly', async () => {
     const me = await newUser();
     const wrongType = await port(me, '/api/account/import', {

@@ -9,6 +9,7 @@ import { evernoteReader } from './evernote-reader';
 import { havenReader } from './haven-reader';
 import { detectFormat } from './index';
 import { joplinReader } from './joplin-reader';
+import { jrnlReader } from './jrnl-reader';
 import { keepReader } from './keep-reader';
 import { logseqReader } from './logseq-reader';
 import { memorySource, readAll } from './memory-source.test-support';
@@ -807,6 +808,94 @@ const simplenoteFiles = withBadBytes(
     ),
 );
 
+/** A jrnl stamp: its own formats, near misses (no such day, hour or form), or anything. */
+const jrnlStamp = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      '2024-01-31 09:00',
+      '2024-01-31 09:00:00 PM',
+      '2024-01-31 12:00 am',
+      '14:32',
+      '31.01.2024 09:00',
+      '2024-02-30 09:00',
+      '2024-01-31 25:00',
+      '2024-01-31 13:00 PM',
+      '2019-07 14:23',
+      '1',
+      '',
+    ),
+  },
+  { weight: 1, arbitrary: dateText },
+);
+
+/** A plain jrnl journal: text before any entry now and then, entries `[stamp] Title *` and a body. */
+const jrnlText = fc
+  .tuple(
+    fc.option(text, { freq: 4 }),
+    fc.array(
+      fc.tuple(
+        jrnlStamp,
+        fc.constantFrom(' ', '', '  ', 'x'),
+        lineText,
+        fc.constantFrom('', ' *', '*'),
+        text,
+      ),
+      { maxLength: 5 },
+    ),
+    fc.boolean(),
+  )
+  .map(([before, entries, crlf]) => {
+    const journal =
+      (before === null ? '' : `${before}\n`) +
+      entries.map(([stamp, gap, title, star, body]) => `[${stamp}]${gap}${title}${star}\n${body}\n`).join('');
+    return crlf ? journal.replace(/\n/g, '\r\n') : journal;
+  });
+
+/** jrnl: a journal file, a folder journal's day files, or its JSON export. */
+const jrnlFiles = withBadBytes(
+  fc
+    .tuple(
+      fc.constantFrom('journal.txt', 'work.journal', 'jrnl/journal.txt'),
+      jrnlText,
+      fc.array(fc.tuple(fc.constantFrom('2020/08/29', '2020/02/30', '2021/13/01'), jrnlText), {
+        maxLength: 2,
+      }),
+      fc.option(
+        fc.tuple(
+          jsonList(
+            jsonObject({
+              title: jsonField(lineText),
+              body: jsonField(text),
+              date: jsonField(fc.oneof(fc.constant('2024-01-31'), dateText)),
+              time: jsonField(fc.oneof(fc.constant('09:00'), lineText)),
+              tags: jsonField(
+                fc.array(
+                  lineText.map((t) => `@${t}`),
+                  { maxLength: 25 },
+                ),
+              ),
+              starred: jsonField(fc.boolean()),
+            }),
+          ),
+          fc.oneof({ weight: 8, arbitrary: fc.constant('') }, { weight: 1, arbitrary: jsonNested }),
+        ),
+        { freq: 3 },
+      ),
+    )
+    .map(([name, journal, days, json]) =>
+      filesOf([
+        [name, journal],
+        ...days.map(([day, body]): [string, string] => [`${day}.txt`, body]),
+        ...(json === null
+          ? []
+          : ([['jrnl-export.json', `{"tags": ${json[1] || '{"@a": 1}'}, "entries": ${json[0]}}`]] as Array<
+              [string, string]
+            >)),
+      ]),
+    ),
+);
+
 // ---------------------------------------------------------------------------------------------
 // What every read must satisfy
 // ---------------------------------------------------------------------------------------------
@@ -903,6 +992,7 @@ describe('import readers under hostile input', () => {
     ['Notion', notionReader, notionFiles, 250],
     ['Simplenote', simplenoteReader, simplenoteFiles, 250],
     ['folder of HTML notes', notesReader('html'), htmlPageFiles, 250],
+    ['jrnl', jrnlReader, jrnlFiles, 250],
   ];
 
   for (const [name, reader, files, numRuns] of FORMATS)
@@ -989,6 +1079,21 @@ describe('import readers under hostile input', () => {
       const json = JSON.stringify({ activeNotes: [{ content: '#'.repeat(1024 * 1024) + '\nbody' }] });
       const items = await readChecked(simplenoteReader, { 'source/notes.json': json });
       expect(items.every((i) => i.kind === 'thought')).toBe(true);
+    });
+
+    it('reads jrnl journals of 20,000 entries, of a 1 MB line of stamps and of lines of `[` and `@`', async () => {
+      const many = await readChecked(jrnlReader, {
+        'journal.txt': '[2024-01-31 09:00] Day @a #b *\nbody\n'.repeat(20_000),
+      });
+      expect(many.filter((i) => i.kind === 'thought')).toHaveLength(20_000);
+      const stamps = '[2024-01-31 09:00] '.repeat(50_000);
+      const hostile = await readChecked(jrnlReader, {
+        'a.journal': stamps,
+        'b.journal': `[2024-01-31 09:00] x\n${'['.repeat(300_000)}\n${' @'.repeat(100_000)}\n${'@'.repeat(200_000)}`,
+      });
+      expect(hostile.every((i) => i.kind === 'thought')).toBe(true);
+      // The first stamp of a.journal is its entry's; the others are its title.
+      expect(countIn(hostile, '[')).toBe(49_999 + 300_000);
     });
 
     it('fails a thoughts.json of arrays nested 100,000 deep', async () => {

@@ -6,6 +6,7 @@ import { isHtmlPage } from './html-note';
 import { havenReader } from './haven-reader';
 import { JOPLIN_ID } from './joplin-raw';
 import { joplinReader } from './joplin-reader';
+import { isJrnlExport, jrnlReader } from './jrnl-reader';
 import { keepFolders, keepReader } from './keep-reader';
 import { logseqReader } from './logseq-reader';
 import { notesReader } from './notes-reader';
@@ -16,8 +17,8 @@ import { isSimplenoteJson, simplenoteReader } from './simplenote-reader';
  * Which app made the zip, from its entry names alone (nothing is read to decide): this product's
  * own export, a Logseq graph, an Obsidian vault, a Joplin RAW export, a Notion export, Simplenote,
  * Google Keep (its folder known by its files' shape, as Takeout names it in the account's
- * language), Evernote, a Day One journal, Bear or Ulysses TextBundles, a folder of web pages (Apple
- * Notes exporters), else a folder of notes;
+ * language), Evernote, a jrnl journal, a Day One journal, Bear or Ulysses TextBundles, a folder of
+ * web pages (Apple Notes exporters), else a folder of notes;
  * null when it holds nothing to import. A zip of one top folder (`MyVault/…`) is decided as its
  * contents would be.
  */
@@ -35,6 +36,9 @@ export function detectFormat(entries: readonly SourceEntry[]): FormatReader | nu
   if (isSimplenoteExport(entries, notes)) return simplenoteReader;
   if (keepFolders(entries).size > 0) return keepReader;
   if (visible.some((n) => extensionOf(n) === 'enex')) return evernoteReader;
+  // jrnl: at least half the notes named as only jrnl names files. Before Day One, which takes any
+  // JSON at the root: a JSON export named `jrnl….json` is jrnl's.
+  if (isJrnlExport(visible)) return jrnlReader;
   // Day One: journal JSON files at the root (its media sit in photos/, audios/, …), no notes.
   if (notes.length === 0 && visible.some((n) => !n.includes('/') && extensionOf(n) === 'json'))
     return dayOneReader;

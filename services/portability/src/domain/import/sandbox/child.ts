@@ -110,7 +110,7 @@ async function run(start: StartMessage): Promise<void> {
     const reader = detectFormat(source.entries);
     if (!reader)
       throw new ImportLimitError(
-        'The zip holds no notes this app can read (Markdown, text or HTML files, TextBundles, or an export of Haven, Obsidian, Logseq, Joplin, Day One, Google Keep, Evernote, Notion, Simplenote or an Apple Notes exporter); nothing was imported',
+        'The zip holds no notes this app can read (Markdown, text or HTML files, TextBundles, or an export of Haven, Obsidian, Logseq, Joplin, Day One, Google Keep, Evernote, Notion, Simplenote, jrnl or an Apple Notes exporter); nothing was imported',
       );
     await send({ type: 'format', format: reader.format });
     const options: ReadOptions = {
