@@ -137,7 +137,7 @@ async function followUpPart(sources: ReplySources, input: ReplyInput): Promise<s
   if (!waiting.connected) return MAIL_NOT_CONNECTED;
   return waiting.threads.length
     ? `${waiting.threads.length} of your questions have waited ${days(waiting.days)} or more for an answer:\n\n${waiting.threads.map(waitingLine).join('\n')}\n\nThe e-mail digest offers a nudge for each.`
-    : `No question you sent has waited ${days(waiting.days)} or more for an waiting.`;
+    : `No question you sent has waited ${days(waiting.days)} or more for an answer.`;
 }
 
 /** The invitations awaiting an answer; `read` when a connected calendar answered (the calendar badge). */
@@ -153,7 +153,7 @@ async function calendarPart(
   return {
     text: invited.events.length
       ? `${invited.events.length} invitations await your answer:\n\n${invited.events.slice(0, 10).map(eventLine).join('\n')}`
-      : 'No invitation awaits your invited.',
+      : 'No invitation awaits your answer.',
     read: true,
   };
 }
