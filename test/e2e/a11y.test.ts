@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import axe from 'axe-core';
 import type { Locator, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { phonePage, shotPath, startSignedInProduct } from './harness';
+import { shotPath, startSignedInProduct } from './harness';
 
 type Scheme = 'light' | 'dark';
 
@@ -182,11 +182,11 @@ describe('accessibility and first paint in Chromium at 390×844', () => {
   // a fresh browser context per screen cost seconds each for nothing the audit looks at.
   for (const scheme of ['light', 'dark'] as const) {
     describe(`${scheme} scheme`, () => {
-      let visitor: Awaited<ReturnType<typeof phonePage>>;
-      let signedIn: Awaited<ReturnType<typeof phonePage>>;
+      let visitor: Awaited<ReturnType<typeof env.newPage>>;
+      let signedIn: Awaited<ReturnType<typeof env.newPage>>;
       beforeAll(async () => {
-        visitor = await phonePage(env.browser, env.product.url, scheme);
-        signedIn = await phonePage(env.browser, env.product.url, scheme, { cookie: env.cookie });
+        visitor = await env.newPage(scheme, { signedIn: false });
+        signedIn = await env.newPage(scheme);
         for (const { page } of [visitor, signedIn]) await page.emulateMedia({ reducedMotion: 'reduce' });
       });
       afterAll(async () => {
@@ -208,7 +208,7 @@ describe('accessibility and first paint in Chromium at 390×844', () => {
   }
 
   it('shows a toast in a landmark, clear of the back button', async () => {
-    const { context, page } = await phonePage(env.browser, env.product.url, 'light');
+    const { context, page } = await env.newPage('light', { signedIn: false });
     await page.goto('/auth');
     await page.getByLabel('Email').fill('nobody@example.com');
     await page.getByLabel('Password').fill('wrong password');
@@ -222,7 +222,7 @@ describe('accessibility and first paint in Chromium at 390×844', () => {
   });
 
   it('shows a toast on a signed-in screen off the header and above the tab bar', async () => {
-    const { context, page } = await phonePage(env.browser, env.product.url, 'dark', { cookie: env.cookie });
+    const { context, page } = await env.newPage('dark');
     await page.goto('/home');
     await page.getByRole('button', { name: 'Add thought' }).click();
     await page.getByRole('dialog').getByRole('textbox').first().fill('A walk by the river at dusk.');
@@ -239,7 +239,7 @@ describe('accessibility and first paint in Chromium at 390×844', () => {
   });
 
   it('opens /welcome for a visitor without a console error, and answers /robots.txt as text', async () => {
-    const { context, page } = await phonePage(env.browser, env.product.url, 'light');
+    const { context, page } = await env.newPage('light', { signedIn: false });
     const errors: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text());
@@ -262,7 +262,7 @@ describe('accessibility and first paint in Chromium at 390×844', () => {
   });
 
   it('renders the API reference at /api/docs from the local Swagger UI, with no request leaving the machine', async () => {
-    const { context, page } = await phonePage(env.browser, env.product.url, 'light');
+    const { context, page } = await env.newPage('light', { signedIn: false });
     const hosts = new Set<string>();
     page.on('request', (request) => hosts.add(new URL(request.url()).host));
     const errors: string[] = [];
@@ -285,24 +285,21 @@ describe('accessibility and first paint in Chromium at 390×844', () => {
   // CSP violation on every screen, the Assist chat box a form field without id or name.
   it("leaves Chrome's Issues panel empty on /welcome, /home and /assist", async () => {
     const screens = [
-      { path: '/welcome', cookie: undefined, ready: (p: Page) => p.getByRole('heading', { level: 1 }) },
+      { path: '/welcome', signedIn: false, ready: (p: Page) => p.getByRole('heading', { level: 1 }) },
       {
         path: '/home',
-        cookie: env.cookie,
+        signedIn: true,
         ready: (p: Page) => p.getByText('Basic insight, made on this server without AI'),
       },
       {
         path: '/assist',
-        cookie: env.cookie,
+        signedIn: true,
         ready: (p: Page) => p.getByRole('textbox', { name: 'Message the assistant' }),
       },
     ];
     const issues: string[] = [];
     for (const screen of screens) {
-      const { context, page } = await phonePage(env.browser, env.product.url, 'light', {
-        cookie: screen.cookie,
-      });
-      await page.goto(screen.path);
+      const { context, page } = await env.open(screen.path, 'light', { signedIn: screen.signedIn });
       await screen.ready(page).waitFor({ timeout: 45_000 });
       // Enabling the Audits domain reports every issue the page has raised so far.
       const cdp = await context.newCDPSession(page);

@@ -1,26 +1,18 @@
 /// <reference lib="dom" />
-import type { Browser, Page } from 'playwright';
+import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeFrom, linkFrom, startSmtpCatcher } from '../doubles/smtp-catcher';
-import { launchBrowser, phonePage, shotPath, startProduct } from './harness';
+import { codeFrom, linkFrom } from '../doubles/smtp-catcher';
+import { shotPath, startProductWithBrowser } from './harness';
 
 /** Accounts in a real browser against the real product, reading mail from a local SMTP server. */
 describe('accounts in Chromium at 390×844', () => {
-  let smtp: Awaited<ReturnType<typeof startSmtpCatcher>>;
-  let product: Awaited<ReturnType<typeof startProduct>>;
-  let browser: Browser;
+  let stack: Awaited<ReturnType<typeof startProductWithBrowser>>;
   const who = { username: 'robin', name: 'Robin', email: 'robin@example.com', password: 'first-secret' };
 
   beforeAll(async () => {
-    smtp = await startSmtpCatcher();
-    product = await startProduct({ SMTP_URL: smtp.url });
-    browser = await launchBrowser();
+    stack = await startProductWithBrowser();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
-    await smtp?.stop();
-  });
+  afterAll(async () => stack?.stop());
 
   const toast = (page: Page, title: string) => page.getByText(title, { exact: true }).first().waitFor();
 
@@ -32,7 +24,7 @@ describe('accounts in Chromium at 390×844', () => {
   }
 
   it('registers with the e-mailed code and lands signed in', async () => {
-    const { context, page } = await phonePage(browser, product.url);
+    const { context, page } = await stack.newPage();
     await page.goto('/welcome');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL('**/auth');
@@ -48,7 +40,7 @@ describe('accounts in Chromium at 390×844', () => {
     await page.getByRole('button', { name: 'Create account' }).last().click();
     await page.waitForURL(/\/verify-code\?email=robin%40example\.com/);
 
-    const code = codeFrom(await smtp.waitFor(who.email, { since }));
+    const code = codeFrom(await stack.smtp.waitFor(who.email, { since }));
     await page.getByLabel('Verification Code').fill(code);
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByRole('heading', { name: 'Email Verified!' }).waitFor();
@@ -58,7 +50,7 @@ describe('accounts in Chromium at 390×844', () => {
   });
 
   it('logs out from Settings and back in', async () => {
-    const { context, page } = await phonePage(browser, product.url);
+    const { context, page } = await stack.newPage();
     await logIn(page, who.email, who.password);
     await page.waitForURL('**/home');
     await toast(page, 'Welcome back!');
@@ -74,21 +66,26 @@ describe('accounts in Chromium at 390×844', () => {
   });
 
   it('resets a forgotten password through the mailed link', async () => {
-    const { context, page } = await phonePage(browser, product.url);
+    const { context, page } = await stack.newPage();
     await page.goto('/auth');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL('**/reset-password');
-    await page.getByLabel('Email').fill(who.email);
+    // The address changes before React has swapped the screens: for a moment the login form, with
+    // an 'Email' of its own, is still the one on the page. A page-wide 'Email' could be that one,
+    // and the reset form then sent empty ('Please enter a valid email address', never 'Check Your
+    // Email'); the reset form's own field and button wait for that form.
+    const request = page.getByRole('form', { name: 'Send Reset Link' });
+    await request.getByLabel('Email').fill(who.email);
     const since = Date.now();
-    await page.getByRole('button', { name: 'Send Reset Link' }).click();
+    await request.getByRole('button', { name: 'Send Reset Link' }).click();
     await page.getByRole('heading', { name: 'Check Your Email' }).waitFor();
     await page.getByText('If your email is registered, you will receive a password reset link.').waitFor();
 
     const link = linkFrom(
-      await smtp.waitFor(who.email, { since, subject: /Reset/ }),
+      await stack.smtp.waitFor(who.email, { since, subject: /Reset/ }),
       '/reset-password?token=',
     );
-    expect(link.startsWith(product.url.replace('127.0.0.1', 'localhost'))).toBe(true);
+    expect(link.startsWith(stack.product.url.replace('127.0.0.1', 'localhost'))).toBe(true);
     await page.goto(new URL(link).pathname + new URL(link).search);
     await page.getByLabel('New Password').fill('second-secret');
     await page.getByLabel('Confirm Password').fill('second-secret');
@@ -105,7 +102,7 @@ describe('accounts in Chromium at 390×844', () => {
   });
 
   it('shows each validation message of the spec for bad input', async () => {
-    const { context, page } = await phonePage(browser, product.url);
+    const { context, page } = await stack.newPage();
     await page.goto('/auth');
     await page.getByLabel('Email').fill('not-an-email');
     await page.getByLabel('Password').fill('123');
@@ -143,7 +140,7 @@ describe('accounts in Chromium at 390×844', () => {
   });
 
   it('keeps the chosen theme across a reload', async () => {
-    const { context, page } = await phonePage(browser, product.url, 'light');
+    const { context, page } = await stack.newPage('light');
     await logIn(page, who.email, 'second-secret');
     await page.waitForURL('**/home');
     await page.goto('/settings');
@@ -158,7 +155,7 @@ describe('accounts in Chromium at 390×844', () => {
   });
 
   it('turns a privacy preference off, keeps it, and says so', async () => {
-    const { context, page } = await phonePage(browser, product.url);
+    const { context, page } = await stack.newPage();
     await logIn(page, who.email, 'second-secret');
     await page.waitForURL('**/home');
     await page.goto('/settings');

@@ -2,33 +2,23 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGoogleDouble } from '../doubles/google-server';
-import { phonePage, shotPath, startSignedInProduct } from './harness';
+import { shotPath, startSignedInProduct, type GoogleDouble } from './harness';
 
 /**
  * Acting for the user (events, e-mails, connecting accounts) never pretends and never leaves the
  * app for an error page. The product runs with the Google double and without Slack, Notion or a model.
  */
 describe('actions in Chromium at 390×844', () => {
-  let google: Awaited<ReturnType<typeof startGoogleDouble>>;
   let stack: Awaited<ReturnType<typeof startSignedInProduct>>;
-  /** The address APP_URL names: OAuth returns there, so the browser must use it too. */
-  let origin = '';
-
-  const api = (method: string, path: string, body?: unknown) =>
-    fetch(`${stack.product.url}${path}`, {
-      method,
-      headers: { cookie: stack.cookieHeader, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  let google: GoogleDouble;
+  const api = (method: string, path: string, body?: unknown) => stack.api(method, path, body);
 
   beforeAll(async () => {
-    google = await startGoogleDouble();
     stack = await startSignedInProduct(
       { username: 'noa', email: 'noa@example.com', password: 'acting-pass' },
-      { env: google.env },
+      { google: true },
     );
-    origin = stack.product.url.replace('127.0.0.1', 'localhost');
+    google = stack.google;
     google.account(google.state.consentAs).addMessage({
       from: 'Bob Stone <bob@example.com>',
       to: google.state.consentAs,
@@ -48,17 +38,10 @@ describe('actions in Chromium at 390×844', () => {
       expect(saved.status).toBe(201);
     }
   });
-  afterAll(async () => {
-    await stack?.stop();
-    await google?.stop();
-  });
+  afterAll(async () => stack?.stop());
 
-  const open = async (path: string, colorScheme: 'light' | 'dark' = 'light') => {
-    const { context, page } = await phonePage(stack.browser, origin, colorScheme, { cookie: stack.cookie });
-    page.setDefaultTimeout(15_000);
-    await page.goto(path);
-    return { context, page };
-  };
+  const open = (path: string, colorScheme: 'light' | 'dark' = 'light') =>
+    stack.open(path, colorScheme, { timeout: 15_000 });
 
   /** Opens a suggestion's dialog from today's insight on /home (directly or through 'Take Action'). */
   async function fromSuggestion(page: Page, title: string, action: 'Add to Calendar' | 'Draft Email') {

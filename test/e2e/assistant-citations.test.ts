@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { phonePage, shotPath, startSignedInProduct } from './harness';
+import { shotPath, startSignedInProduct } from './harness';
 
 describe('the assistant’s citations in Chromium at 390×844, no model configured', () => {
   let signedIn: Awaited<ReturnType<typeof startSignedInProduct>>;
@@ -34,9 +34,7 @@ describe('the assistant’s citations in Chromium at 390×844, no model configur
 
   for (const colorScheme of ['light', 'dark'] as const)
     it(`lists the cited entry with a chip that opens it (${colorScheme})`, async () => {
-      const { page } = await phonePage(signedIn.browser, signedIn.product.url, colorScheme, {
-        cookie: signedIn.cookie,
-      });
+      const { page } = await signedIn.newPage(colorScheme);
       await page.goto('/assist');
       await page.getByLabel('Message the assistant').fill('What did I write about Tom this week?');
       await page.keyboard.press('Enter');

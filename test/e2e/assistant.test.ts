@@ -1,24 +1,19 @@
 /// <reference lib="dom" />
-import type { Browser, Page } from 'playwright';
+import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiDouble } from '../doubles/openai-server';
-import { startSmtpCatcher } from '../doubles/smtp-catcher';
-import { createAccount, launchBrowser, phonePage, shotPath, startProduct } from './harness';
+import { shotPath, startSignedInProduct } from './harness';
 
 const EMAIL_REPLY =
   'Here is a draft:\n\nTo: sarah@example.com\nSubject: Launch summary\n\nHi Sarah,\n\nHere is the summary of the launch plan we talked about this week.\n\nBest,\nIra';
 
 describe('the assistant in Chromium at 390×844', () => {
-  let smtp: Awaited<ReturnType<typeof startSmtpCatcher>>;
   let llm: Awaited<ReturnType<typeof startOpenAiDouble>>;
-  let product: Awaited<ReturnType<typeof startProduct>>;
-  let browser: Browser;
-  let cookie: { name: string; value: string };
+  let stack: Awaited<ReturnType<typeof startSignedInProduct>>;
   /** While set, the model holds its answer (to see 'Thinking...'). */
   let hold: Promise<void> | undefined;
 
   beforeAll(async () => {
-    smtp = await startSmtpCatcher();
     llm = await startOpenAiDouble({
       delay: () => hold,
       reply: (r) =>
@@ -28,27 +23,18 @@ describe('the assistant in Chromium at 390×844', () => {
             ? { type: 'chat' }
             : 'Happy to help with that.',
     });
-    product = await startProduct({ SMTP_URL: smtp.url, OPENAI_BASE_URL: llm.url });
-    browser = await launchBrowser();
-    cookie = await createAccount(product.url, smtp, {
-      username: 'ira',
-      email: 'ira@example.com',
-      password: 'correct horse',
-      name: 'Ira',
-    });
+    stack = await startSignedInProduct(
+      { username: 'ira', email: 'ira@example.com', password: 'correct horse', name: 'Ira' },
+      { env: { OPENAI_BASE_URL: llm.url } },
+    );
   });
   afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
+    await stack?.stop();
     await llm?.stop();
-    await smtp?.stop();
   });
 
-  const open = async (path: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> => {
-    const { page } = await phonePage(browser, product.url, colorScheme, { cookie });
-    await page.goto(path);
-    return page;
-  };
+  const open = async (path: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> =>
+    (await stack.open(path, colorScheme)).page;
 
   it('sends from the Assist screen, lands on the conversation, shows Thinking..., then the reply', async () => {
     const page = await open('/assist');

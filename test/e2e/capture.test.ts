@@ -2,7 +2,7 @@
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiDouble } from '../doubles/openai-server';
-import { phonePage, shotPath, startSignedInProduct } from './harness';
+import { shotPath, startSignedInProduct } from './harness';
 
 /**
  * The capture dialog, the cards it leads to and the search overlay, at 390×844, with a model that
@@ -26,13 +26,7 @@ describe('capturing in Chromium at 390×844', () => {
     await llm?.stop();
   });
 
-  const open = async (path: string, colorScheme: 'light' | 'dark' = 'light') => {
-    const { context, page } = await phonePage(stack.browser, stack.product.url, colorScheme, {
-      cookie: stack.cookie,
-    });
-    await page.goto(path);
-    return { context, page };
-  };
+  const open = (path: string, colorScheme: 'light' | 'dark' = 'light') => stack.open(path, colorScheme);
 
   /** Opens the capture dialog in keyboard mode and types the text. */
   const capture = async (page: Page, text: string) => {

@@ -4,7 +4,7 @@ import type { Conversation } from '@haven/contracts/assistant';
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiDouble } from '../doubles/openai-server';
-import { phonePage, shotPath, startSignedInProduct } from './harness';
+import { shotPath, startSignedInProduct } from './harness';
 
 const DRAFT =
   'Here is a draft:\n\nTo: sarah@example.com\nSubject: Launch summary\n\nHi Sarah,\nThe launch moved to Friday.\nBest,\nIra';
@@ -38,11 +38,8 @@ describe('the Assist screen and conversations at 390×844', () => {
     return (await res.json()) as T;
   };
   const conversations = () => api<Conversation[]>('/api/conversations');
-  const open = async (path: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> => {
-    const { page } = await phonePage(stack.browser, stack.product.url, colorScheme, { cookie: stack.cookie });
-    await page.goto(path);
-    return page;
-  };
+  const open = async (path: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> =>
+    (await stack.open(path, colorScheme)).page;
   /** The reply of the conversation's first message, once written. */
   const replied = (id: number) =>
     expect

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { phonePage, shotPath, startSignedInProduct } from './harness';
+import { shotPath, startSignedInProduct } from './harness';
 
 /** Every script URL a page names: its entry script and its module preloads. */
 const namedScripts = (page: string) =>
@@ -63,9 +63,7 @@ describe('the first load of a signed-in screen, in Chromium at 390×844', () => 
 
   it('fetches no script the page did not name, in a few chunks, and asks for its data beside the session check', async () => {
     const named = namedScripts(await (await page('/home', stack.cookieHeader)).text());
-    const { context, page: tab } = await phonePage(stack.browser, stack.product.url, 'light', {
-      cookie: stack.cookie,
-    });
+    const { context, page: tab } = await stack.newPage('light');
     try {
       const order: string[] = [];
       tab.on('request', (r) => {
@@ -143,7 +141,7 @@ describe('the first load of a signed-in screen, in Chromium at 390×844', () => 
   });
 
   it('is dark on a dark device before any script has run, and a visitor at /home gets /welcome', async () => {
-    const { context, page: tab } = await phonePage(stack.browser, stack.product.url, 'dark');
+    const { context, page: tab } = await stack.newPage('dark', { signedIn: false });
     try {
       await tab.route('**/assets/*.js', (route) => route.abort());
       await tab.goto('/home');

@@ -1,8 +1,7 @@
 /// <reference lib="dom" />
 import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startGoogleDouble } from '../doubles/google-server';
-import { phonePage, shotPath, startSignedInProduct } from './harness';
+import { shotPath, startSignedInProduct, type GoogleDouble } from './harness';
 
 const DAY = 86_400_000;
 
@@ -12,30 +11,23 @@ const DAY = 86_400_000;
  * threaded under the user's own message. The product runs with the Google stand-in and no model.
  */
 describe('follow-ups in the digest in Chromium at 390×844', () => {
-  let google: Awaited<ReturnType<typeof startGoogleDouble>>;
   let stack: Awaited<ReturnType<typeof startSignedInProduct>>;
-  /** The address APP_URL names: OAuth returns there, so the browser must use it too. */
-  let origin = '';
+  let google: GoogleDouble;
   let budget = { id: '', threadId: '' };
 
   const waitingNow = async () =>
-    (await (
-      await fetch(`${stack.product.url}/api/assist/waiting`, { headers: { cookie: stack.cookieHeader } })
-    ).json()) as { threads: Array<{ threadId: string }> };
+    (await (await stack.api('GET', '/api/assist/waiting')).json()) as {
+      threads: Array<{ threadId: string }>;
+    };
 
-  const open = async (colorScheme: 'light' | 'dark' = 'light') => {
-    const { context, page } = await phonePage(stack.browser, origin, colorScheme, { cookie: stack.cookie });
-    page.setDefaultTimeout(15_000);
-    return { context, page };
-  };
+  const open = (colorScheme: 'light' | 'dark' = 'light') => stack.newPage(colorScheme, { timeout: 15_000 });
 
   beforeAll(async () => {
-    google = await startGoogleDouble();
     stack = await startSignedInProduct(
       { username: 'noor', email: 'noor@example.com', password: 'follow-pass' },
-      { env: google.env },
+      { google: true },
     );
-    origin = stack.product.url.replace('127.0.0.1', 'localhost');
+    google = stack.google;
     const me = google.state.consentAs;
     const account = google.account(me);
     const sent = (to: string, subject: string, text: string, days: number) =>
@@ -63,23 +55,13 @@ describe('follow-ups in the digest in Chromium at 390×844', () => {
       text: 'Are you free for lunch on Friday at noon?',
       date: new Date(Date.now() - 2 * 3_600_000),
     });
-    const { context, page } = await open();
-    try {
-      await page.goto('/integrations/google/email');
-      await page.getByRole('button', { name: 'Connect' }).click();
-      await page.getByText('Google integration connected', { exact: true }).first().waitFor();
-    } finally {
-      await context.close();
-    }
+    await stack.connectGoogle();
     await vi.waitFor(async () => expect((await waitingNow()).threads).toHaveLength(2), {
       timeout: 20_000,
       interval: 250,
     });
   });
-  afterAll(async () => {
-    await stack?.stop();
-    await google?.stop();
-  });
+  afterAll(async () => stack?.stop());
 
   it('lists who has not answered, and a nudge opens the e-mail dialog threaded under the question', async () => {
     const { context, page } = await open();

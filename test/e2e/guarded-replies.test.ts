@@ -1,9 +1,8 @@
 /// <reference lib="dom" />
-import type { Browser, Page } from 'playwright';
+import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiDouble, toolCalls, type ChatRequest } from '../doubles/openai-server';
-import { startSmtpCatcher } from '../doubles/smtp-catcher';
-import { createAccount, launchBrowser, phonePage, shotPath, startProduct } from './harness';
+import { shotPath, startSignedInProduct } from './harness';
 
 /*
  * What a reply written by a steered model looks like in the SPA: a draft to a stranger flagged and
@@ -36,29 +35,19 @@ function steered(request: ChatRequest) {
 }
 
 describe('replies a steered model wrote, in Chromium at 390×844', () => {
-  let smtp: Awaited<ReturnType<typeof startSmtpCatcher>>;
   let llm: Awaited<ReturnType<typeof startOpenAiDouble>>;
-  let product: Awaited<ReturnType<typeof startProduct>>;
-  let browser: Browser;
-  let cookie: { name: string; value: string };
+  let stack: Awaited<ReturnType<typeof startSignedInProduct>>;
 
   beforeAll(async () => {
-    smtp = await startSmtpCatcher();
     llm = await startOpenAiDouble({ reply: steered });
-    product = await startProduct({ SMTP_URL: smtp.url, OPENAI_BASE_URL: llm.url });
-    browser = await launchBrowser();
-    cookie = await createAccount(product.url, smtp, {
-      username: 'noa',
-      email: 'noa@example.com',
-      password: 'correct horse',
-      name: 'Noa',
-    });
+    stack = await startSignedInProduct(
+      { username: 'noa', email: 'noa@example.com', password: 'correct horse', name: 'Noa' },
+      { env: { OPENAI_BASE_URL: llm.url } },
+    );
   });
   afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
+    await stack?.stop();
     await llm?.stop();
-    await smtp?.stop();
   });
 
   /** Dialogs fade in (160 ms): a screenshot shows what a person sees once they have. */
@@ -66,8 +55,7 @@ describe('replies a steered model wrote, in Chromium at 390×844', () => {
     page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
 
   async function ask(question: string, colorScheme: 'light' | 'dark'): Promise<Page> {
-    const { page } = await phonePage(browser, product.url, colorScheme, { cookie });
-    await page.goto('/conversations/new');
+    const { page } = await stack.open('/conversations/new', colorScheme);
     await page.getByLabel('Message').fill(question);
     await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForURL(/\/conversations\/\d+$/);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
 import { vi } from 'vitest';
 import { startAllInOne, type AllInOne } from '../../scripts/all-in-one';
+import { startGoogleDouble } from '../doubles/google-server';
 import { startSmtpCatcher } from '../doubles/smtp-catcher';
 import { fromDataTemplate, testProductEnv } from '../support/data-template';
 
@@ -63,7 +64,7 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
 export async function createAccount(
   baseUrl: string,
   smtp: { waitFor(to: string, options?: { since?: number }): Promise<{ text: string }> },
-  who: { username: string; email: string; password: string; name?: string },
+  who: Who,
 ): Promise<{ name: string; value: string }> {
   const post = (p: string, body: unknown) =>
     fetch(baseUrl + p, {
@@ -126,29 +127,156 @@ export function shotPath(name: string): string {
   return path.join(import.meta.dirname, '..', '..', 'test-results', `${name}.png`);
 }
 
+/** A person the tests register (through the real e-mailed code). */
+export interface Who {
+  username: string;
+  email: string;
+  password: string;
+  name?: string;
+}
+
+export type Scheme = 'light' | 'dark';
+export type GoogleDouble = Awaited<ReturnType<typeof startGoogleDouble>>;
+
+export interface ProductOptions {
+  /** More of the product's environment (a double's settings, a feature switch). */
+  env?: Record<string, string>;
+  /** More Chromium switches (`FAKE_MICROPHONE_ARGS`). */
+  browserArgs?: string[];
+  /**
+   * Starts the Google stand-in (test/doubles/google-server) and points the product at it; it is
+   * `stack.google`, and stopped with the rest. Implies `oauth`.
+   */
+  google?: boolean;
+  /**
+   * The browser uses the address APP_URL names (localhost): OAuth consent returns there, so the
+   * session cookie must be that origin's.
+   */
+  oauth?: boolean;
+}
+
+export interface PageOptions {
+  /** With the account's session cookie (default: when there is an account). */
+  signedIn?: boolean;
+  /** Another session cookie (a second account's). */
+  cookie?: { name: string; value: string };
+  /** Grants the microphone (with `FAKE_MICROPHONE_ARGS`, Chromium's fake device). */
+  microphone?: boolean;
+  /** Playwright's default timeout for the page's waits and actions, in ms. */
+  timeout?: number;
+  /** A script run in the page before its own (a stand-in for a browser API). */
+  initScript?: string;
+}
+
 /**
- * The product on embedded defaults with a local SMTP catcher, a Chromium and one signed-in account:
- * what most end-to-end suites start from. `stop()` closes all three.
+ * The product on embedded defaults with a local SMTP catcher and a Chromium (and the Google
+ * stand-in when asked), without an account: for the suites that register or stay signed out.
+ * `stop()` closes them all.
  */
-export async function startSignedInProduct(
-  who: { username: string; email: string; password: string; name?: string },
-  options: { env?: Record<string, string>; browserArgs?: string[] } = {},
-) {
-  const smtp = await startSmtpCatcher();
-  const product = await startProduct({ SMTP_URL: smtp.url, ...options.env });
-  const browser = await launchBrowser(options.browserArgs);
-  const cookie = await createAccount(product.url, smtp, who);
+export async function startProductWithBrowser(options: ProductOptions = {}) {
+  return startStack(undefined, options);
+}
+
+/**
+ * The product on embedded defaults with a local SMTP catcher, a Chromium and one signed-in account
+ * (and the Google stand-in with `google: true`): what most end-to-end suites start from. `open()`
+ * gives a phone-sized page signed in and at a path; `stop()` closes everything.
+ */
+export async function startSignedInProduct(who: Who, options: ProductOptions = {}) {
+  // With an account, its cookie is there (startStack throws otherwise).
+  return (await startStack(who, options)) as Awaited<ReturnType<typeof startStack>> & {
+    cookie: { name: string; value: string };
+    cookieHeader: string;
+  };
+}
+
+async function startStack(who: Who | undefined, options: ProductOptions) {
+  // What has started so far, closed in reverse if a later step fails (afterAll never sees it).
+  const started: Array<() => Promise<unknown>> = [];
+  const stopAll = async () => {
+    for (const stop of started.splice(0).reverse()) await stop();
+  };
+  const step = async <T extends { stop?(): Promise<unknown>; close?(): Promise<unknown> }>(
+    start: Promise<T>,
+  ): Promise<T> => {
+    const thing = await start;
+    started.push(() => (thing.stop ?? thing.close)!.call(thing));
+    return thing;
+  };
+  let google: GoogleDouble | undefined;
+  let smtp: Awaited<ReturnType<typeof startSmtpCatcher>>;
+  let product: Awaited<ReturnType<typeof startProduct>>;
+  let browser: Browser;
+  let cookie: { name: string; value: string } | undefined;
+  try {
+    if (options.google) google = await step(startGoogleDouble());
+    smtp = await step(startSmtpCatcher());
+    product = await step(startProduct({ SMTP_URL: smtp.url, ...google?.env, ...options.env }));
+    browser = await step(launchBrowser(options.browserArgs));
+    cookie = who ? await createAccount(product.url, smtp, who) : undefined;
+  } catch (error) {
+    await stopAll().catch(() => undefined);
+    throw error;
+  }
+  /** The session cookie as a request header value. */
+  const cookieHeader = cookie && `${cookie.name}=${cookie.value}`;
+  /** Where the browser goes: APP_URL's host for OAuth (see `ProductOptions.oauth`). */
+  const origin =
+    options.google || options.oauth ? product.url.replace('127.0.0.1', 'localhost') : product.url;
+
+  /** A fresh phone-sized page, signed in when there is an account (unless `signedIn: false`). */
+  const newPage = async (scheme: Scheme = 'light', page: PageOptions = {}) => {
+    const signedIn = page.signedIn ?? cookie !== undefined;
+    const opened = await phonePage(browser, origin, scheme, {
+      cookie: page.cookie ?? (signedIn ? cookie : undefined),
+      microphone: page.microphone,
+    });
+    if (page.timeout) opened.page.setDefaultTimeout(page.timeout);
+    if (page.initScript) await opened.page.addInitScript(page.initScript);
+    return opened;
+  };
+
   return {
     smtp,
     product,
     browser,
     cookie,
-    /** The session cookie as a request header value. */
-    cookieHeader: `${cookie.name}=${cookie.value}`,
-    async stop() {
-      await browser.close();
-      await product.stop();
-      await smtp.stop();
+    cookieHeader,
+    origin,
+    /** The Google stand-in (only with `google: true`). */
+    get google(): GoogleDouble {
+      if (!google) throw new Error('the product was started without { google: true }');
+      return google;
     },
+    newPage,
+    /** `newPage`, then to `path`. */
+    async open(path: string, scheme: Scheme = 'light', page: PageOptions = {}) {
+      const opened = await newPage(scheme, page);
+      await opened.page.goto(path);
+      return opened;
+    },
+    /** Connects Google (mail and calendar) from its integration page through the stand-in's consent. */
+    async connectGoogle() {
+      const { context, page } = await newPage('light', { timeout: 15_000 });
+      try {
+        await page.goto('/integrations/google/email');
+        await page.getByRole('button', { name: 'Connect' }).click();
+        await page.getByText('Google integration connected', { exact: true }).first().waitFor();
+      } finally {
+        await context.close();
+      }
+    },
+    /** A request to the product's API as the account (a body is sent as JSON; the raw response). */
+    api(method: string, path: string, body?: unknown) {
+      const headers: Record<string, string> = cookieHeader ? { cookie: cookieHeader } : {};
+      if (body === undefined) return fetch(product.url + path, { method, headers });
+      return fetch(product.url + path, {
+        method,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    },
+    /** Closes the browser, the product, the SMTP catcher and the Google stand-in, in that order. */
+    stop: stopAll,
   };
 }

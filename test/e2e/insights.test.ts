@@ -1,8 +1,7 @@
 /// <reference lib="dom" />
-import type { Browser, Page } from 'playwright';
+import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtpCatcher } from '../doubles/smtp-catcher';
-import { createAccount, launchBrowser, phonePage, shotPath, startProduct } from './harness';
+import { shotPath, startSignedInProduct } from './harness';
 
 const today = () => {
   const d = new Date();
@@ -10,33 +9,23 @@ const today = () => {
 };
 
 describe('insights in Chromium at 390×844, no model configured', () => {
-  let smtp: Awaited<ReturnType<typeof startSmtpCatcher>>;
-  let product: Awaited<ReturnType<typeof startProduct>>;
-  let browser: Browser;
-  let cookie: { name: string; value: string };
+  let stack: Awaited<ReturnType<typeof startSignedInProduct>>;
 
   beforeAll(async () => {
-    smtp = await startSmtpCatcher();
-    product = await startProduct({ SMTP_URL: smtp.url });
-    browser = await launchBrowser();
-    cookie = await createAccount(product.url, smtp, {
+    stack = await startSignedInProduct({
       username: 'ines',
       email: 'ines@example.com',
       password: 'correct horse',
       name: 'Ines',
     });
     const write = (content: string, tags: string[] = []) =>
-      fetch(`${product.url}/api/thoughts`, {
-        method: 'POST',
-        headers: { cookie: `${cookie.name}=${cookie.value}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          content,
-          category: 'professional',
-          isVoice: false,
-          tags,
-          clientDate: new Date().toISOString(),
-          timezoneOffset: new Date().getTimezoneOffset(),
-        }),
+      stack.api('POST', '/api/thoughts', {
+        content,
+        category: 'professional',
+        isVoice: false,
+        tags,
+        clientDate: new Date().toISOString(),
+        timezoneOffset: new Date().getTimezoneOffset(),
       });
     await write('The launch plan is slipping and I feel anxious about the budget review with Anna.', [
       'launch',
@@ -44,16 +33,10 @@ describe('insights in Chromium at 390×844, no model configured', () => {
     await write('I need to email Sarah the summary of the launch plan tomorrow.', ['launch']);
     await write('Meet Tom on Tuesday at 3pm to talk about the garden design.');
   });
-  afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
-    await smtp?.stop();
-  });
+  afterAll(async () => stack?.stop());
 
   async function openInsights(colorScheme: 'light' | 'dark'): Promise<Page> {
-    const { page } = await phonePage(browser, product.url, colorScheme, { cookie });
-    await page.goto('/home');
-    return page;
+    return (await stack.open('/home', colorScheme)).page;
   }
 
   it('shows Generating insights…, then a basic summary whose chips open the cited thoughts', async () => {

@@ -2,32 +2,24 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGoogleDouble } from '../doubles/google-server';
-import { phonePage, shotPath, startSignedInProduct } from './harness';
+import { shotPath, startSignedInProduct, type GoogleDouble } from './harness';
 
 /** Connecting Google mail from the Integrations screen, through the local Google double. */
 describe('integrations in Chromium at 390×844', () => {
-  let google: Awaited<ReturnType<typeof startGoogleDouble>>;
   let stack: Awaited<ReturnType<typeof startSignedInProduct>>;
-  /** The address APP_URL names: OAuth returns there, so the browser must use it too. */
-  let origin = '';
+  let google: GoogleDouble;
 
   beforeAll(async () => {
-    google = await startGoogleDouble();
     stack = await startSignedInProduct(
       { username: 'kai', email: 'kai@example.com', password: 'inbox-pass' },
-      { env: google.env },
+      { google: true },
     );
-    origin = stack.product.url.replace('127.0.0.1', 'localhost');
+    google = stack.google;
   });
-  afterAll(async () => {
-    await stack?.stop();
-    await google?.stop();
-  });
+  afterAll(async () => stack?.stop());
 
   it('connects Google mail through the consent page, keeps rules, and disconnects', async () => {
-    const { context, page } = await phonePage(stack.browser, origin, 'light', { cookie: stack.cookie });
-    page.setDefaultTimeout(10_000);
+    const { context, page } = await stack.newPage('light', { timeout: 10_000 });
     try {
       await page.goto('/integrations');
       await page.getByRole('heading', { name: 'Integrations' }).waitFor();
@@ -36,7 +28,7 @@ describe('integrations in Chromium at 390×844', () => {
       // Google (the double) consents at once and sends the browser back through the server callback.
       await page.waitForURL(/\/integrations$/);
       await page.getByText('Google integration connected', { exact: true }).first().waitFor();
-      expect(page.url()).toBe(`${origin}/integrations`);
+      expect(page.url()).toBe(`${stack.origin}/integrations`);
       await page.getByRole('link', { name: /Google Mail ?, connected/ }).waitFor();
       await page.screenshot({ path: shotPath('integrations-connected') });
 
@@ -64,8 +56,7 @@ describe('integrations in Chromium at 390×844', () => {
   });
 
   it('connects through the direct-authentication page and the SPA callback page', async () => {
-    const { context, page } = await phonePage(stack.browser, origin, 'light', { cookie: stack.cookie });
-    page.setDefaultTimeout(15_000);
+    const { context, page } = await stack.newPage('light', { timeout: 15_000 });
     try {
       await page.goto('/direct-google-auth');
       await page.getByLabel('Email').check();
@@ -89,18 +80,13 @@ describe('integrations in Chromium at 390×844', () => {
   });
 
   it('creates the event of an insight’s suggestion in the connected calendar', async () => {
-    const saved = await fetch(`${stack.product.url}/api/thoughts`, {
-      method: 'POST',
-      headers: { cookie: stack.cookieHeader, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        content: 'I need to book a dentist appointment for Friday morning.',
-        clientDate: new Date().toISOString(),
-        timezoneOffset: new Date().getTimezoneOffset(),
-      }),
+    const saved = await stack.api('POST', '/api/thoughts', {
+      content: 'I need to book a dentist appointment for Friday morning.',
+      clientDate: new Date().toISOString(),
+      timezoneOffset: new Date().getTimezoneOffset(),
     });
     expect(saved.status).toBe(201);
-    const { context, page } = await phonePage(stack.browser, origin, 'light', { cookie: stack.cookie });
-    page.setDefaultTimeout(15_000);
+    const { context, page } = await stack.newPage('light', { timeout: 15_000 });
     try {
       await page.goto('/integrations/google/calendar');
       await page.getByRole('button', { name: 'Connect' }).click();
@@ -130,8 +116,7 @@ describe('integrations in Chromium at 390×844', () => {
 
   it('shows the digest and invitations on Assist, drafts a reply, saves it, answers an invitation, disconnects', async () => {
     // Start from nothing connected (earlier tests left mail and calendar connected to another account).
-    const api = (method: string, path: string) =>
-      fetch(`${stack.product.url}${path}`, { method, headers: { cookie: stack.cookieHeader } });
+    const api = (method: string, path: string) => stack.api(method, path);
     for (const { id } of (await (await api('GET', '/api/integrations')).json()) as Array<{ id: number }>)
       await api('DELETE', `/api/integrations/${id}`);
     google.state.consentAs = 'kai@mail.example';
@@ -154,8 +139,7 @@ describe('integrations in Chromium at 390×844', () => {
       location: 'Room 4',
     });
 
-    const { context, page } = await phonePage(stack.browser, origin, 'light', { cookie: stack.cookie });
-    page.setDefaultTimeout(15_000);
+    const { context, page } = await stack.newPage('light', { timeout: 15_000 });
     try {
       for (const type of ['email', 'calendar']) {
         await page.goto(`/integrations/google/${type}`);
@@ -244,14 +228,12 @@ describe('integrations in Chromium at 390×844', () => {
       date: new Date(Date.now() - 3_600_000),
     });
     // Start from nothing connected; the light round connects the mailbox, the dark one reads it again.
-    const api = (method: string, path: string) =>
-      fetch(`${stack.product.url}${path}`, { method, headers: { cookie: stack.cookieHeader } });
+    const api = (method: string, path: string) => stack.api(method, path);
     for (const { id } of (await (await api('GET', '/api/integrations')).json()) as Array<{ id: number }>)
       await api('DELETE', `/api/integrations/${id}`);
     try {
       for (const scheme of ['light', 'dark'] as const) {
-        const { context, page } = await phonePage(stack.browser, origin, scheme, { cookie: stack.cookie });
-        page.setDefaultTimeout(15_000);
+        const { context, page } = await stack.newPage(scheme, { timeout: 15_000 });
         try {
           await page.goto('/integrations/google/email');
           if (scheme === 'light') {
@@ -297,8 +279,7 @@ describe('integrations in Chromium at 390×844', () => {
 
   it('says a connection Google stopped accepting needs reconnecting, and reconnects it', async () => {
     for (const scheme of ['light', 'dark'] as const) {
-      const { context, page } = await phonePage(stack.browser, origin, scheme, { cookie: stack.cookie });
-      page.setDefaultTimeout(15_000);
+      const { context, page } = await stack.newPage(scheme, { timeout: 15_000 });
       try {
         await page.goto('/integrations/google/email');
         await page.getByRole('button', { name: 'Connect', exact: true }).click();
@@ -339,7 +320,7 @@ describe('integrations in Chromium at 390×844', () => {
   });
 
   it('sends a visitor on the callback page to /auth, saying why', async () => {
-    const { context, page } = await phonePage(stack.browser, origin, 'light');
+    const { context, page } = await stack.newPage('light', { signedIn: false });
     try {
       await page.goto('/direct-google-callback?code=abc&state=x');
       await page.waitForURL(/\/auth$/);

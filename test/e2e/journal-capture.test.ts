@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page, Route } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiDouble } from '../doubles/openai-server';
-import { phonePage, shotPath, startSignedInProduct } from './harness';
+import { shotPath, startSignedInProduct } from './harness';
 
 /**
  * A speech recognizer that starts and stays quiet (headless Chromium's own needs Google's servers),
@@ -62,14 +62,8 @@ describe('the journal capture in Chromium at 390×844', () => {
     await llm?.stop();
   });
 
-  const open = async (where: string, microphone = WORKING_MICROPHONE) => {
-    const { context, page } = await phonePage(stack.browser, stack.product.url, 'light', {
-      cookie: stack.cookie,
-    });
-    await page.addInitScript(microphone);
-    await page.goto(where);
-    return { context, page };
-  };
+  const open = (where: string, microphone = WORKING_MICROPHONE) =>
+    stack.open(where, 'light', { initScript: microphone });
 
   /** Serious or critical accessibility faults in the open dialogs (contrast included). */
   const audit = async (page: Page, label: string) => {
@@ -179,7 +173,7 @@ describe('the journal capture in Chromium at 390×844', () => {
 
   it('deletes the drafts on this device at logout', async () => {
     // A session of its own: logging out revokes it, and the other tests keep theirs.
-    const { context, page } = await phonePage(stack.browser, stack.product.url, 'light');
+    const { context, page } = await stack.newPage('light', { signedIn: false });
     await page.addInitScript(WORKING_MICROPHONE);
     const login = () =>
       page.request.post('/api/login', { data: { email: 'ines@example.com', password: 'river-stones' } });

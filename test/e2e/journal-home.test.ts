@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { phonePage, shotPath, startSignedInProduct } from './harness';
+import { shotPath, startSignedInProduct } from './harness';
 
 const ymd = (d: Date) =>
   `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
@@ -22,11 +22,8 @@ describe('the journal on the first screen, in Chromium at 390×844', () => {
     await stack?.stop();
   });
 
-  const open = async (path: string, colorScheme: 'light' | 'dark' = 'light', cookie = stack.cookie) => {
-    const opened = await phonePage(stack.browser, stack.product.url, colorScheme, { cookie });
-    await opened.page.goto(path);
-    return opened;
-  };
+  const open = (path: string, colorScheme: 'light' | 'dark' = 'light', cookie = stack.cookie) =>
+    stack.open(path, colorScheme, { cookie });
   const todaysThoughts = (page: Page) => page.getByRole('region', { name: "Today's Thoughts" });
 
   /** Writes a thought at `at` (this machine's zone is the browser's). */

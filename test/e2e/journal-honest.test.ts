@@ -1,8 +1,7 @@
 /// <reference lib="dom" />
 import type { Locator, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGoogleDouble } from '../doubles/google-server';
-import { phonePage, shotPath, startSignedInProduct } from './harness';
+import { shotPath, startSignedInProduct } from './harness';
 
 /** An `rgb(…)`/`oklch(…)` colour a browser computed, as red, green and blue from 0 to 255. */
 async function rgbOf(locator: Locator): Promise<[number, number, number]> {
@@ -27,45 +26,24 @@ const isGrey = ([r, g, b]: [number, number, number]) => Math.max(r, g, b) - Math
  * The product runs with the Google double and without Slack or Notion client ids.
  */
 describe('honest screens in Chromium at 390×844', () => {
-  let google: Awaited<ReturnType<typeof startGoogleDouble>>;
   let stack: Awaited<ReturnType<typeof startSignedInProduct>>;
-  /** The address APP_URL names: OAuth returns there, so the browser must use it too. */
-  let origin = '';
 
   beforeAll(async () => {
-    google = await startGoogleDouble();
     stack = await startSignedInProduct(
       { username: 'ines', email: 'ines@example.com', password: 'honest-pass' },
-      { env: google.env },
+      { google: true },
     );
-    origin = stack.product.url.replace('127.0.0.1', 'localhost');
-    const saved = await fetch(`${stack.product.url}/api/thoughts`, {
-      method: 'POST',
-      headers: { cookie: stack.cookieHeader, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        content: 'I need to book a dentist appointment for Friday morning.',
-        clientDate: new Date().toISOString(),
-        timezoneOffset: new Date().getTimezoneOffset(),
-      }),
+    const saved = await stack.api('POST', '/api/thoughts', {
+      content: 'I need to book a dentist appointment for Friday morning.',
+      clientDate: new Date().toISOString(),
+      timezoneOffset: new Date().getTimezoneOffset(),
     });
     expect(saved.status).toBe(201);
   });
-  afterAll(async () => {
-    await stack?.stop();
-    await google?.stop();
-  });
+  afterAll(async () => stack?.stop());
 
-  const open = async (path: string, scheme: 'light' | 'dark' = 'light', signedIn = true) => {
-    const { context, page } = await phonePage(
-      stack.browser,
-      origin,
-      scheme,
-      signedIn ? { cookie: stack.cookie } : {},
-    );
-    page.setDefaultTimeout(15_000);
-    await page.goto(path);
-    return { context, page };
-  };
+  const open = (path: string, scheme: 'light' | 'dark' = 'light', signedIn = true) =>
+    stack.open(path, scheme, { signedIn, timeout: 15_000 });
 
   it('says Slack and Notion are not set up, with grey dots and no Connect, and Assist does not offer them', async () => {
     for (const scheme of ['light', 'dark'] as const) {

@@ -2,7 +2,7 @@
 import type { Thought } from '@haven/contracts/thoughts';
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, phonePage, shotPath, startSignedInProduct } from './harness';
+import { createAccount, shotPath, startSignedInProduct } from './harness';
 import { toneWav } from '../support/audio';
 
 /** A second of a 440 Hz tone as a 8 kHz, 16-bit mono WAV: real audio Chromium can decode and play. */
@@ -73,11 +73,8 @@ describe('reading and hearing an entry in full, at 390×844', () => {
   });
   afterAll(async () => env?.stop());
 
-  const open = async (path: string, scheme: 'light' | 'dark' = 'light', cookie = env.cookie) => {
-    const { context, page } = await phonePage(env.browser, env.product.url, scheme, { cookie });
-    await page.goto(path);
-    return { context, page };
-  };
+  const open = (path: string, scheme: 'light' | 'dark' = 'light', cookie = env.cookie) =>
+    env.open(path, scheme, { cookie });
   /** The card of a thought (its open button carries the id). */
   const card = (page: Page, key: string) =>
     page.locator('article').filter({ has: page.locator(`[data-thought-id="${made[key]!.id}"]`) });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSubmission } from '../doubles/smtp-catcher';
 import { hasDovecot, startDovecot, type Dovecot } from '../support/dovecot';
 import { hasRadicale, startRadicale, type Radicale } from '../support/radicale';
-import { phonePage, shootBoth, startSignedInProduct } from './harness';
+import { shootBoth, startSignedInProduct } from './harness';
 
 const ADDRESS = 'ada@example.test';
 const PASSWORD = 'app-password-0123';
@@ -55,9 +55,7 @@ describe.runIf(hasDovecot() && hasRadicale())(
       );
 
     it('offers the mail server in Add New, says what a wrong password is, and connects with the right one', async () => {
-      const { context, page } = await phonePage(stack.browser, stack.product.url, 'light', {
-        cookie: stack.cookie,
-      });
+      const { context, page } = await stack.newPage('light');
       try {
         await page.goto('/integrations');
         await page.getByRole('button', { name: 'Add New' }).click();
@@ -115,9 +113,7 @@ describe.runIf(hasDovecot() && hasRadicale())(
     });
 
     it('offers a CalDAV calendar beside Google Calendar, says what the server answered, and connects', async () => {
-      const { context, page } = await phonePage(stack.browser, stack.product.url, 'light', {
-        cookie: stack.cookie,
-      });
+      const { context, page } = await stack.newPage('light');
       try {
         await page.goto('/integrations/google/calendar');
         await page.getByRole('link', { name: /Not Google\? Connect .* \(CalDAV\)/ }).click();

@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import axe from 'axe-core';
 import type { Page, Request } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { phonePage, shootBoth, shotPath, startSignedInProduct } from './harness';
+import { shootBoth, shotPath, startSignedInProduct } from './harness';
 
 /** 44 px targets, as the accessibility suite checks them (see a11y.test.ts). */
 const AXE_AT_44 = `${axe.source};axe.configure(${JSON.stringify({
@@ -29,11 +29,7 @@ describe('memory in the app, in Chromium at 390×844', () => {
     await stack?.stop();
   });
 
-  const open = async (path: string, colorScheme: 'light' | 'dark' = 'light') => {
-    const opened = await phonePage(stack.browser, stack.product.url, colorScheme, { cookie: stack.cookie });
-    await opened.page.goto(path);
-    return opened;
-  };
+  const open = (path: string, colorScheme: 'light' | 'dark' = 'light') => stack.open(path, colorScheme);
 
   /** Writes a thought at `at` (this machine's zone is the browser's). */
   const write = async (content: string, at: Date) => {

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGraphDouble } from '../doubles/microsoft-graph';
-import { phonePage, shootBoth, startSignedInProduct } from './harness';
+import { shootBoth, startSignedInProduct } from './harness';
 
 /**
  * Connecting Microsoft 365 or Outlook.com mail from the Integrations screen, in Chromium at 390×844:
@@ -23,7 +23,7 @@ describe('connecting Microsoft mail, in Chromium at 390×844', () => {
     });
     stack = await startSignedInProduct(
       { username: 'ada', email: 'ada@example.com', password: 'correct horse', name: 'Ada' },
-      { env: graph.env },
+      { env: graph.env, oauth: true },
     );
   });
   afterAll(async () => {
@@ -33,10 +33,7 @@ describe('connecting Microsoft mail, in Chromium at 390×844', () => {
 
   it('offers Microsoft beside Google, connects through its consent, and the e-mail card stands for it', async () => {
     // APP_URL names localhost: the consent returns there, so the browser uses it too (its cookie).
-    const origin = stack.product.url.replace('127.0.0.1', 'localhost');
-    const { context, page } = await phonePage(stack.browser, origin, 'light', {
-      cookie: stack.cookie,
-    });
+    const { context, page } = await stack.newPage();
     try {
       // Google Mail's page points a person whose mail is elsewhere to Microsoft and to the servers.
       await page.goto('/integrations/google/email');

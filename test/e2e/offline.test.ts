@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import type { BrowserContext, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { phonePage, shotPath, startSignedInProduct } from './harness';
+import { shotPath, startSignedInProduct } from './harness';
 
 /**
  * The installable app offline: the service worker keeps the app shell, thoughts saved without a
@@ -38,7 +38,7 @@ describe('offline capture in Chromium at 390×844', () => {
   it('keeps two thoughts typed offline, opens on a reload offline, and syncs them once when back', async () => {
     let context: BrowserContext | undefined;
     try {
-      const opened = await phonePage(stack.browser, stack.product.url, 'light', { cookie: stack.cookie });
+      const opened = await stack.newPage('light');
       context = opened.context;
       const page = opened.page;
       // Speech recognition is absent here, so the capture dialog opens on the keyboard.

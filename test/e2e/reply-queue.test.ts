@@ -1,8 +1,7 @@
 /// <reference lib="dom" />
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startGoogleDouble } from '../doubles/google-server';
-import { phonePage, shotPath, startSignedInProduct } from './harness';
+import { shotPath, startSignedInProduct, type GoogleDouble } from './harness';
 
 /**
  * The reply queue: 'Need a response' opens the e-mails needing a reply one after another, each with
@@ -10,30 +9,21 @@ import { phonePage, shotPath, startSignedInProduct } from './harness';
  * and no model, so every draft is the server's template and must say so.
  */
 describe('reply queue in Chromium at 390×844', () => {
-  let google: Awaited<ReturnType<typeof startGoogleDouble>>;
   let stack: Awaited<ReturnType<typeof startSignedInProduct>>;
-  /** The address APP_URL names: OAuth returns there, so the browser must use it too. */
-  let origin = '';
+  let google: GoogleDouble;
   const threads: Record<string, string> = {};
 
   const digestNow = async () =>
-    (await (
-      await fetch(`${stack.product.url}/api/assist/emails`, { headers: { cookie: stack.cookieHeader } })
-    ).json()) as { stats: { needingResponse: number } };
+    (await (await stack.api('GET', '/api/assist/emails')).json()) as { stats: { needingResponse: number } };
 
-  const open = async (colorScheme: 'light' | 'dark' = 'light') => {
-    const { context, page } = await phonePage(stack.browser, origin, colorScheme, { cookie: stack.cookie });
-    page.setDefaultTimeout(15_000);
-    return { context, page };
-  };
+  const open = (colorScheme: 'light' | 'dark' = 'light') => stack.newPage(colorScheme, { timeout: 15_000 });
 
   beforeAll(async () => {
-    google = await startGoogleDouble();
     stack = await startSignedInProduct(
       { username: 'rae', email: 'rae@example.com', password: 'queue-pass' },
-      { env: google.env },
+      { google: true },
     );
-    origin = stack.product.url.replace('127.0.0.1', 'localhost');
+    google = stack.google;
     const account = google.account(google.state.consentAs);
     // The digest lists the newest first: Cara, Bob, Ann; the newsletter never needs a reply.
     for (const [i, from, subject, text] of [
@@ -54,24 +44,14 @@ describe('reply queue in Chromium at 390×844', () => {
       headers: { 'List-Unsubscribe': '<mailto:u@news.example>' },
     });
     // Gmail is connected once, before the tests (a retried test must not meet it connected).
-    const { context, page } = await open();
-    try {
-      await page.goto('/integrations/google/email');
-      await page.getByRole('button', { name: 'Connect' }).click();
-      await page.getByText('Google integration connected', { exact: true }).first().waitFor();
-    } finally {
-      await context.close();
-    }
+    await stack.connectGoogle();
     // The first sync follows the connection.
     await vi.waitFor(async () => expect((await digestNow()).stats.needingResponse).toBe(3), {
       timeout: 20_000,
       interval: 250,
     });
   });
-  afterAll(async () => {
-    await stack?.stop();
-    await google?.stop();
-  });
+  afterAll(async () => stack?.stop());
 
   /** The count behind the open dialog (hidden from the accessibility tree while it is modal). */
   const countButton = (page: Page, n: number) =>

@@ -1,8 +1,7 @@
 /// <reference lib="dom" />
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGoogleDouble } from '../doubles/google-server';
-import { FAKE_MICROPHONE_ARGS, phonePage, shotPath, startSignedInProduct } from './harness';
+import { FAKE_MICROPHONE_ARGS, shotPath, startSignedInProduct } from './harness';
 
 const SCHEMES = ['light', 'dark'] as const;
 
@@ -12,24 +11,16 @@ const SCHEMES = ['light', 'dark'] as const;
  * password field.
  */
 describe('shell fixes in Chromium at 390×844', () => {
-  let google: Awaited<ReturnType<typeof startGoogleDouble>>;
   let stack: Awaited<ReturnType<typeof startSignedInProduct>>;
-  /** The address APP_URL names: OAuth returns there, so the browser must use it too. */
-  let origin = '';
   const who = { username: 'noor', email: 'noor@example.com', password: 'noor-secret', name: 'Noor' };
 
   beforeAll(async () => {
-    google = await startGoogleDouble();
-    stack = await startSignedInProduct(who, { env: google.env, browserArgs: FAKE_MICROPHONE_ARGS });
-    origin = stack.product.url.replace('127.0.0.1', 'localhost');
+    stack = await startSignedInProduct(who, { google: true, browserArgs: FAKE_MICROPHONE_ARGS });
   });
-  afterAll(async () => {
-    await stack?.stop();
-    await google?.stop();
-  });
+  afterAll(async () => stack?.stop());
 
   const signedIn = (scheme: 'light' | 'dark' = 'light', microphone = false) =>
-    phonePage(stack.browser, origin, scheme, { cookie: stack.cookie, microphone });
+    stack.newPage(scheme, { microphone });
 
   it('opens the audio diagnostic from Settings, records with the microphone, plays it back and goes back', async () => {
     for (const scheme of SCHEMES) {
@@ -83,7 +74,7 @@ describe('shell fixes in Chromium at 390×844', () => {
 
   it('says plainly that a page is missing and leads home, for visitors and users', async () => {
     for (const scheme of SCHEMES) {
-      const visitor = await phonePage(stack.browser, origin, scheme);
+      const visitor = await stack.newPage(scheme, { signedIn: false });
       await visitor.page.goto('/no/such/page');
       await visitor.page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
       await visitor.page.getByText("This page doesn't exist or has moved.", { exact: false }).waitFor();
@@ -104,7 +95,7 @@ describe('shell fixes in Chromium at 390×844', () => {
   });
 
   it('shows a failed password reset once, in the form', async () => {
-    const { context, page } = await phonePage(stack.browser, origin);
+    const { context, page } = await stack.newPage('light', { signedIn: false });
     await page.goto('/reset-password?token=not-a-real-token');
     await page.getByLabel('New Password').fill('another-secret');
     await page.getByLabel('Confirm Password').fill('another-secret');
@@ -123,7 +114,7 @@ describe('shell fixes in Chromium at 390×844', () => {
   });
 
   it('has one password field everywhere: show and hide, and the right autocomplete', async () => {
-    const { context, page } = await phonePage(stack.browser, origin);
+    const { context, page } = await stack.newPage('light', { signedIn: false });
     const autocomplete = (label: string) =>
       page.getByLabel(label, { exact: true }).getAttribute('autocomplete');
     await page.goto('/auth');
@@ -197,7 +188,7 @@ describe('shell fixes in Chromium at 390×844', () => {
   });
 
   it('writes the current year in the welcome footer', async () => {
-    const { context, page } = await phonePage(stack.browser, origin);
+    const { context, page } = await stack.newPage('light', { signedIn: false });
     await page.clock.setFixedTime(new Date('2031-06-15T12:00:00'));
     await page.goto('/welcome');
     expect(await page.getByText(/© \d{4} Haven\./).textContent()).toContain('© 2031 Haven.');
@@ -249,17 +240,13 @@ describe('shell fixes in Chromium at 390×844', () => {
 
   it('names the days under the mood chart, and lists day and mood for screen readers', async () => {
     const write = (content: string) =>
-      fetch(`${stack.product.url}/api/thoughts`, {
-        method: 'POST',
-        headers: { cookie: stack.cookieHeader, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          content,
-          category: 'personal',
-          isVoice: false,
-          tags: [],
-          clientDate: new Date().toISOString(),
-          timezoneOffset: new Date().getTimezoneOffset(),
-        }),
+      stack.api('POST', '/api/thoughts', {
+        content,
+        category: 'personal',
+        isVoice: false,
+        tags: [],
+        clientDate: new Date().toISOString(),
+        timezoneOffset: new Date().getTimezoneOffset(),
       });
     await write('I feel anxious and tired about the budget review, it went badly.');
     await write('A lovely walk in the park, I feel grateful and happy.');

@@ -1,23 +1,17 @@
 /// <reference lib="dom" />
-import type { Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, phonePage, shotPath, startProduct } from './harness';
+import { shotPath, startProductWithBrowser } from './harness';
 
 describe('the app shell in Chromium at 390×844', () => {
-  let product: Awaited<ReturnType<typeof startProduct>>;
-  let browser: Browser;
+  let stack: Awaited<ReturnType<typeof startProductWithBrowser>>;
 
   beforeAll(async () => {
-    product = await startProduct();
-    browser = await launchBrowser();
+    stack = await startProductWithBrowser();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
-  });
+  afterAll(async () => stack?.stop());
 
   it('sends / to /welcome', async () => {
-    const { context, page } = await phonePage(browser, product.url);
+    const { context, page } = await stack.newPage();
     await page.goto('/');
     await page.waitForURL('**/welcome');
     // The welcome screen renders once the session check has answered: wait for it, don't peek.
@@ -31,7 +25,7 @@ describe('the app shell in Chromium at 390×844', () => {
 
   it('shows the 404 screen for an unknown path', async () => {
     for (const scheme of ['light', 'dark'] as const) {
-      const { context, page } = await phonePage(browser, product.url, scheme);
+      const { context, page } = await stack.newPage(scheme);
       const response = await page.goto('/no/such/page');
       expect(response?.status()).toBe(200);
       await expect(page.getByRole('heading', { name: '404 Page Not Found' }).textContent()).resolves.toBe(
@@ -45,7 +39,7 @@ describe('the app shell in Chromium at 390×844', () => {
   });
 
   it('sends a signed-out visitor of a protected path to /welcome', async () => {
-    const { context, page } = await phonePage(browser, product.url);
+    const { context, page } = await stack.newPage();
     for (const path of ['/settings', '/home', '/timeline', '/conversations/3']) {
       await page.goto(path);
       // Said which path stayed, rather than a wait running out.
@@ -56,8 +50,8 @@ describe('the app shell in Chromium at 390×844', () => {
   });
 
   it('keeps the column about 28rem wide on a wide screen', async () => {
-    const context = await browser.newContext({
-      baseURL: product.url,
+    const context = await stack.browser.newContext({
+      baseURL: stack.origin,
       viewport: { width: 1280, height: 800 },
     });
     const page = await context.newPage();

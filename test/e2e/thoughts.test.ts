@@ -1,15 +1,7 @@
 /// <reference lib="dom" />
-import type { Browser, Page } from 'playwright';
+import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtpCatcher } from '../doubles/smtp-catcher';
-import {
-  createAccount,
-  FAKE_MICROPHONE_ARGS,
-  launchBrowser,
-  phonePage,
-  shotPath,
-  startProduct,
-} from './harness';
+import { FAKE_MICROPHONE_ARGS, shotPath, startSignedInProduct } from './harness';
 
 /**
  * A fake SpeechRecognition that starts and stays quiet: headless Chromium's real one needs Google's
@@ -27,33 +19,18 @@ const QUIET_RECOGNITION = `
 `;
 
 describe('thoughts in Chromium at 390×844 with a fake microphone', () => {
-  let smtp: Awaited<ReturnType<typeof startSmtpCatcher>>;
-  let product: Awaited<ReturnType<typeof startProduct>>;
-  let browser: Browser;
-  let cookie: { name: string; value: string };
+  let stack: Awaited<ReturnType<typeof startSignedInProduct>>;
 
   beforeAll(async () => {
-    smtp = await startSmtpCatcher();
-    product = await startProduct({ SMTP_URL: smtp.url });
-    browser = await launchBrowser(FAKE_MICROPHONE_ARGS);
-    cookie = await createAccount(product.url, smtp, {
-      username: 'sam',
-      email: 'sam@example.com',
-      password: 'garden-pass',
-    });
+    stack = await startSignedInProduct(
+      { username: 'sam', email: 'sam@example.com', password: 'garden-pass' },
+      { browserArgs: FAKE_MICROPHONE_ARGS },
+    );
   });
-  afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
-    await smtp?.stop();
-  });
+  afterAll(async () => stack?.stop());
 
-  const open = async (path: string, initScript?: string) => {
-    const { context, page } = await phonePage(browser, product.url, 'light', { cookie, microphone: true });
-    if (initScript) await page.addInitScript(initScript);
-    await page.goto(path);
-    return { context, page };
-  };
+  const open = (path: string, initScript?: string) =>
+    stack.open(path, 'light', { microphone: true, initScript });
   const toast = (page: Page, title: string) => page.getByText(title, { exact: true }).first().waitFor();
 
   it('opens in voice mode with a live 40-bar waveform', async () => {

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, weekLabel, weekStartOf, weekToReview } from '@haven/contracts/weekly-review';
-import { phonePage, shotPath, startSignedInProduct } from './harness';
+import { shotPath, startSignedInProduct } from './harness';
 
 /** The weekly review, from the Settings day to the home card, the conversation and the Weekly tab. */
 describe('weekly review in Chromium at 390×844', () => {
@@ -44,10 +44,7 @@ describe('weekly review in Chromium at 390×844', () => {
       expect(res.status).toBe(201);
     }
 
-    const { context, page } = await phonePage(stack.browser, stack.product.url, 'light', {
-      cookie: stack.cookie,
-    });
-    page.setDefaultTimeout(20_000);
+    const { context, page } = await stack.newPage('light', { timeout: 20_000 });
     try {
       // Another day chosen: no card today.
       const otherDay = (now.getDay() + 3) % 7;
@@ -126,7 +123,7 @@ describe('weekly review in Chromium at 390×844', () => {
       (await api('/api/user-preferences', { method: 'PATCH', body: { weeklyReviewDay: now.getDay() } }))
         .status,
     ).toBe(200);
-    const dark = await phonePage(stack.browser, stack.product.url, 'dark', { cookie: stack.cookie });
+    const dark = await stack.newPage('dark');
     try {
       await dark.page.goto('/home');
       await dark.page.getByRole('button', { name: 'Start weekly review' }).waitFor();

@@ -2,24 +2,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNotionDouble } from '../doubles/notion-server';
 import { startSlackDouble } from '../doubles/slack-server';
-import { phonePage, shotPath, startSignedInProduct } from './harness';
+import { shotPath, startSignedInProduct } from './harness';
 
 /** Slack and Notion connected from the Integrations screen through their doubles. */
 describe('Slack and Notion in Chromium at 390×844', () => {
   let slack: Awaited<ReturnType<typeof startSlackDouble>>;
   let notion: Awaited<ReturnType<typeof startNotionDouble>>;
   let stack: Awaited<ReturnType<typeof startSignedInProduct>>;
-  let origin = '';
 
   beforeAll(async () => {
     slack = await startSlackDouble();
     notion = await startNotionDouble();
     stack = await startSignedInProduct(
       { username: 'noor', email: 'noor@example.com', password: 'workspace-pass' },
-      { env: { ...slack.env, ...notion.env } },
+      // OAuth returns to APP_URL, so the browser uses the same origin.
+      { env: { ...slack.env, ...notion.env }, oauth: true },
     );
-    // OAuth returns to APP_URL, so the browser uses the same origin.
-    origin = stack.product.url.replace('127.0.0.1', 'localhost');
   });
   afterAll(async () => {
     await stack?.stop();
@@ -54,8 +52,7 @@ describe('Slack and Notion in Chromium at 390×844', () => {
       ).status,
     ).toBe(201);
 
-    const { context, page } = await phonePage(stack.browser, origin, 'light', { cookie: stack.cookie });
-    page.setDefaultTimeout(15_000);
+    const { context, page } = await stack.newPage('light', { timeout: 15_000 });
     try {
       for (const [provider, type, name] of [
         ['slack', 'messages', 'Slack'],

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { unzip, zipOf } from '../support/zip';
-import { phonePage, shotPath, startSignedInProduct } from './harness';
+import { shotPath, startSignedInProduct } from './harness';
 
 /** Settings → Privacy → 'Your data': export, import, and 'Delete account' confirmed with the password. */
 describe('your data in Chromium at 390×844', () => {
@@ -17,10 +17,7 @@ describe('your data in Chromium at 390×844', () => {
   });
 
   it('exports a zip the browser downloads, and imports a zip of notes', async () => {
-    const { context, page } = await phonePage(stack.browser, stack.product.url, 'light', {
-      cookie: stack.cookie,
-    });
-    page.setDefaultTimeout(20_000);
+    const { context, page } = await stack.newPage('light', { timeout: 20_000 });
     try {
       await fetch(`${stack.product.url}/api/thoughts`, {
         method: 'POST',
@@ -72,10 +69,7 @@ describe('your data in Chromium at 390×844', () => {
       }),
     });
     expect(saved.status).toBe(201);
-    const { context, page } = await phonePage(stack.browser, stack.product.url, 'light', {
-      cookie: stack.cookie,
-    });
-    page.setDefaultTimeout(15_000);
+    const { context, page } = await stack.newPage('light', { timeout: 15_000 });
     try {
       await page.goto('/settings');
       await page.getByRole('button', { name: 'Delete account' }).click();
