@@ -153,8 +153,16 @@ describe("the providers' push: Gmail through Pub/Sub, Microsoft Graph's change n
     expect(row.nextSyncAt!.getTime()).toBeGreaterThan(Date.now() + 50 * 60_000);
 
     const before = await cachedCount(account.id);
+    const syncedBefore = (await rowOf(account.id)).lastSyncedAt!;
     await mailbox.addMessage({ from: 'Cy <cy@example.test>', subject: 'Train times', text: 'Which train?' });
     await until(async () => (await cachedCount(account.id)) > before, 15_000, 'the notified message');
+    // That sync caches the message before it ends; the renewal below must not ride on it (it read
+    // the account before the expiry is moved), so it is waited out.
+    await until(
+      async () => (await rowOf(account.id)).lastSyncedAt!.getTime() > syncedBefore.getTime(),
+      15_000,
+      'the notified sync to end',
+    );
     expect(h.graph.notifications.find((n) => n.subscriptionId === sub!.id)?.status).toBe(202);
 
     // A notification naming the subscription with another client state is ignored (still 202).
