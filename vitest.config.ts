@@ -29,6 +29,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['./test/global-setup.ts'],
+    // The product's bundle is loaded by Node as `npm start` loads it (test/support/bundle.ts).
+    server: { deps: { external: [/\/dist\/all-in-one\.js$/] } },
     reporters: ['default', './test/summary-reporter.ts'],
     projects: [
       {

@@ -13,7 +13,8 @@ import { runChecks } from '@haven/kit/health';
 import { createLogger } from '@haven/kit/logger';
 import { freePort } from '@haven/kit/net';
 import { sessionCookie, until } from '@haven/kit/testing';
-import { startAllInOne, type AllInOne } from '../scripts/all-in-one';
+import type { AllInOne } from '../scripts/all-in-one';
+import { startAllInOne } from './support/bundle';
 import { findPostgresBin, startPrivatePostgres, type PrivatePostgres } from './private-postgres';
 
 /**

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@haven/kit/config';
 import { sessionCookie, until } from '@haven/kit/testing';
-import { startAllInOne, type AllInOne } from '../scripts/all-in-one';
+import type { AllInOne } from '../scripts/all-in-one';
+import { startAllInOne } from './support/bundle';
 import { findPostgresBin, startPrivatePostgres, type PrivatePostgres } from './private-postgres';
 
 const bin = findPostgresBin();

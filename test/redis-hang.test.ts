@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@haven/kit/config';
 import { freePort } from '@haven/kit/net';
 import { sessionCookie, until } from '@haven/kit/testing';
-import { startAllInOne, type AllInOne } from '../scripts/all-in-one';
+import type { AllInOne } from '../scripts/all-in-one';
+import { startAllInOne } from './support/bundle';
 
 /**
  * Redis that hangs (stopped with SIGSTOP: the connection stays open, nothing answers) is an outage,

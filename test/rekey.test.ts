@@ -12,7 +12,7 @@ import { generateKey, keyIdOf } from '@haven/kit/crypto';
 import { openDatabase } from '@haven/kit/db';
 import { countByKey, plainQuery } from '@haven/kit/reencrypt';
 import { until } from '@haven/kit/testing';
-import { startAllInOne } from '../scripts/all-in-one';
+import { startAllInOne } from './support/bundle';
 import { COLUMNS, rekey } from '../scripts/rekey';
 import { testProductEnv } from './support/data-template';
 import { FIXTURES, loadFixture, signIn } from './upgrade/fixture';

@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { startAllInOne } from '../scripts/all-in-one';
+import { startAllInOne } from './support/bundle';
 import { testProductEnv } from './support/data-template';
 import { FIXTURES, loadFixture, signIn } from './upgrade/fixture';
 import { PEOPLE, readJournal } from './upgrade/journal';

@@ -3,7 +3,6 @@ import { cpSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startAllInOne } from '../../scripts/all-in-one';
 
 /**
  * A data folder the product has started on once and closed: its embedded database made and every
@@ -35,6 +34,8 @@ export function testProductEnv(dataDir: string): NodeJS.ProcessEnv {
 /** Starts and stops the product on a new folder; the folder. */
 export async function makeDataTemplate(): Promise<string> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'haven-template-'));
+  // Loaded here only: the browser tests import this file for its helpers, not the product's source.
+  const { startAllInOne } = await import('../../scripts/all-in-one');
   const app = await startAllInOne(testProductEnv(dataDir), { port: 0 });
   await app.close();
   return dataDir;
