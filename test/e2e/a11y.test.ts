@@ -61,14 +61,7 @@ describe('accessibility and first paint in Chromium at 390×844', () => {
       if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
       return (await res.json()) as { id: number };
     };
-    const thought = (content: string) =>
-      post('/api/thoughts', {
-        content,
-        category: 'professional',
-        isVoice: false,
-        clientDate: new Date().toISOString(),
-        timezoneOffset: new Date().getTimezoneOffset(),
-      });
+    const thought = (content: string) => env.writeThought(content, { category: 'professional' });
     await thought('The launch plan is slipping and I feel anxious about the budget review with Anna.');
     await thought('I need to email Sarah the summary of the launch plan tomorrow.');
     await thought('Meet Tom on Tuesday at 3pm to talk about the garden design.');
@@ -170,7 +163,11 @@ describe('accessibility and first paint in Chromium at 390×844', () => {
     await page.goto(path);
     await ready(page).waitFor({ timeout: 45_000 });
     await act?.(page);
-    await expect.poll(() => page.getByRole('status', { name: 'Loading' }).count()).toBe(0);
+    // A period's insight loads when its tab opens: on a loaded machine its spinner outlived
+    // expect.poll's one-second default (the monthly one, once).
+    await expect
+      .poll(() => page.getByRole('status', { name: 'Loading' }).count(), { timeout: 20_000 })
+      .toBe(0);
     await expect.poll(() => page.locator('[aria-busy="true"]').count(), { timeout: 20_000 }).toBe(0);
     const name = `${path}${act ? `-${await page.getByRole('tab', { selected: true }).first().innerText()}` : ''}`;
     await page.screenshot({ path: shotPath(`a11y-${name.replace(/\W+/g, '-')}-${scheme}`), fullPage: true });

@@ -29,14 +29,8 @@ describe('actions in Chromium at 390×844', () => {
     for (const content of [
       'I need to book a dentist appointment for Friday morning.',
       'I need to email Sarah with the revised timeline.',
-    ]) {
-      const saved = await api('POST', '/api/thoughts', {
-        content,
-        clientDate: new Date().toISOString(),
-        timezoneOffset: new Date().getTimezoneOffset(),
-      });
-      expect(saved.status).toBe(201);
-    }
+    ])
+      await stack.writeThought(content);
   });
   afterAll(async () => stack?.stop());
 

@@ -12,19 +12,7 @@ describe('the assistant’s citations in Chromium at 390×844, no model configur
       password: 'correct horse',
       name: 'Cito',
     });
-    const write = (content: string) =>
-      fetch(`${signedIn.product.url}/api/thoughts`, {
-        method: 'POST',
-        headers: { cookie: signedIn.cookieHeader, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          content,
-          category: 'personal',
-          isVoice: false,
-          tags: [],
-          clientDate: new Date().toISOString(),
-          timezoneOffset: new Date().getTimezoneOffset(),
-        }),
-      });
+    const write = (content: string) => signedIn.writeThought(content, { category: 'personal' });
     await write('Lunch with Tom: he is moving to Leeds in spring, and wants help with the boxes.');
     await write('Call mum tomorrow about the tickets.');
   });

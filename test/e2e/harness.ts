@@ -237,6 +237,17 @@ async function startStack(who: Who | undefined, options: ProductOptions) {
     return opened;
   };
 
+  /** A request to the product's API as the account (a body is sent as JSON; the raw response). */
+  const api = (method: string, path: string, body?: unknown) => {
+    const headers: Record<string, string> = cookieHeader ? { cookie: cookieHeader } : {};
+    if (body === undefined) return fetch(product.url + path, { method, headers });
+    return fetch(product.url + path, {
+      method,
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  };
+
   return {
     smtp,
     product,
@@ -267,15 +278,18 @@ async function startStack(who: Who | undefined, options: ProductOptions) {
         await context.close();
       }
     },
-    /** A request to the product's API as the account (a body is sent as JSON; the raw response). */
-    api(method: string, path: string, body?: unknown) {
-      const headers: Record<string, string> = cookieHeader ? { cookie: cookieHeader } : {};
-      if (body === undefined) return fetch(product.url + path, { method, headers });
-      return fetch(product.url + path, {
-        method,
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
+    api,
+    /** Writes a typed thought as the account, dated now; fails unless it is saved (201). */
+    async writeThought(content: string, fields: { category?: string; tags?: string[] } = {}) {
+      const saved = await api('POST', '/api/thoughts', {
+        content,
+        isVoice: false,
+        ...fields,
+        clientDate: new Date().toISOString(),
+        timezoneOffset: new Date().getTimezoneOffset(),
       });
+      if (saved.status !== 201) throw new Error(`thought not saved: ${saved.status} ${await saved.text()}`);
+      return (await saved.json()) as { id: number };
     },
     /** Closes the browser, the product, the SMTP catcher and the Google stand-in, in that order. */
     stop: stopAll,

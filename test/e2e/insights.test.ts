@@ -19,14 +19,7 @@ describe('insights in Chromium at 390×844, no model configured', () => {
       name: 'Ines',
     });
     const write = (content: string, tags: string[] = []) =>
-      stack.api('POST', '/api/thoughts', {
-        content,
-        category: 'professional',
-        isVoice: false,
-        tags,
-        clientDate: new Date().toISOString(),
-        timezoneOffset: new Date().getTimezoneOffset(),
-      });
+      stack.writeThought(content, { category: 'professional', tags });
     await write('The launch plan is slipping and I feel anxious about the budget review with Anna.', [
       'launch',
     ]);

@@ -80,12 +80,7 @@ describe('integrations in Chromium at 390×844', () => {
   });
 
   it('creates the event of an insight’s suggestion in the connected calendar', async () => {
-    const saved = await stack.api('POST', '/api/thoughts', {
-      content: 'I need to book a dentist appointment for Friday morning.',
-      clientDate: new Date().toISOString(),
-      timezoneOffset: new Date().getTimezoneOffset(),
-    });
-    expect(saved.status).toBe(201);
+    await stack.writeThought('I need to book a dentist appointment for Friday morning.');
     const { context, page } = await stack.newPage('light', { timeout: 15_000 });
     try {
       await page.goto('/integrations/google/calendar');

@@ -33,12 +33,7 @@ describe('honest screens in Chromium at 390×844', () => {
       { username: 'ines', email: 'ines@example.com', password: 'honest-pass' },
       { google: true },
     );
-    const saved = await stack.api('POST', '/api/thoughts', {
-      content: 'I need to book a dentist appointment for Friday morning.',
-      clientDate: new Date().toISOString(),
-      timezoneOffset: new Date().getTimezoneOffset(),
-    });
-    expect(saved.status).toBe(201);
+    await stack.writeThought('I need to book a dentist appointment for Friday morning.');
   });
   afterAll(async () => stack?.stop());
 

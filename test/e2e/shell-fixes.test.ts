@@ -239,15 +239,7 @@ describe('shell fixes in Chromium at 390×844', () => {
   });
 
   it('names the days under the mood chart, and lists day and mood for screen readers', async () => {
-    const write = (content: string) =>
-      stack.api('POST', '/api/thoughts', {
-        content,
-        category: 'personal',
-        isVoice: false,
-        tags: [],
-        clientDate: new Date().toISOString(),
-        timezoneOffset: new Date().getTimezoneOffset(),
-      });
+    const write = (content: string) => stack.writeThought(content, { category: 'personal' });
     await write('I feel anxious and tired about the budget review, it went badly.');
     await write('A lovely walk in the park, I feel grateful and happy.');
 

@@ -155,8 +155,10 @@ describe('the import sandbox', () => {
       'B.json': `This note could not be read within the limits: it needed more than ${HEAP_MB} MB of memory`,
     });
     expect(samples.length).toBeGreaterThan(20);
-    // The service's own event loop was never held: the 96 MB file was parsed in the sandbox.
-    expect(loop.percentile(99) / 1e6, 'event loop delay p99, ms').toBeLessThan(100);
+    // The service's own event loop was never held: the 96 MB file was parsed in the sandbox. Parsed
+    // here, it would hold the loop for the whole parse (JSON.parse of it alone takes 760 ms on this
+    // machine); a loaded machine adds waits of its own (112 ms once, beside the other heavy files).
+    expect(loop.percentile(99) / 1e6, 'event loop delay p99, ms').toBeLessThan(250);
     // Its requests stayed fast: under 100 ms, or within twice the quiet ones on a machine so loaded
     // that even those were slow. The 95th percentile: on two cores the sandbox takes one, and a test
     // running beside this one the other, so a rare request waits for a core whatever the design.

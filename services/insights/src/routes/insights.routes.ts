@@ -18,7 +18,7 @@ export function insightsRoutes(insights: Insights) {
   });
 }
 
-/** The insights part of the user's export (auth calls it). */
+/** The insights part of the user's export (portability's export calls it). */
 export function portabilityRoutes(insights: Insights) {
   return implement(insightsPortabilityContract, {
     exportInsights: ({ userId }) => insights.exportAll(userId),
