@@ -13,7 +13,8 @@ const run = promisify(execFile);
  */
 export default async function setup(): Promise<() => void> {
   // Every project of vitest.config.ts inherits this set-up and vitest runs it for each, one after
-  // another in its own process: the first does the work (it was done four times), the others find it done.
+  // another in vitest's own process (so they share this environment): the first does the work (it
+  // was done four times), the others find it done.
   if (process.env[DATA_TEMPLATE_ENV]) return () => undefined;
   const root = path.join(import.meta.dirname, '..');
   const [built, made] = await Promise.all([
