@@ -25,6 +25,9 @@ export type DatabaseConnection =
 
 /** How long one query of a public request may take before the request answers 503. */
 export const REQUEST_QUERY_TIMEOUT_MS = 2000;
+/** Server connections a pool keeps open however quiet it is, and how long the others may idle. */
+const KEPT_CONNECTIONS = 2;
+const IDLE_CONNECTION_MS = 60_000;
 
 /**
  * Gives the client's queries the bound of the work they run for (`WorkContext.queryTimeoutMs`), so
@@ -60,11 +63,18 @@ export async function openDatabase(options: {
   log?: Logger;
   /** How often embedded tables changed since their last analysis are looked for (tests shorten it). */
   analyzeCheckMs?: number;
+  /** How long a server connection beyond the two kept may sit idle before it closes (tests shorten it). */
+  idleMs?: number;
 }): Promise<DatabaseConnection> {
   if (options.url) {
     const pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
+      // Two connections stay open through quiet spells (the rest close after a minute idle): opening
+      // one (a backend forked, the password checked) is the slow part on a busy machine, and a burst of
+      // sign-ups after a quiet spell once waited past the bound below for new ones (503s in the compose walk).
+      min: Math.min(KEPT_CONNECTIONS, options.poolSize ?? 10),
+      idleTimeoutMillis: options.idleMs ?? IDLE_CONNECTION_MS,
       // While the server is down or hangs a request should fail fast (503), not wait in line for a
       // socket: a connection takes milliseconds when the server answers at all.
       connectionTimeoutMillis: REQUEST_QUERY_TIMEOUT_MS,
