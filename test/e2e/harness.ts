@@ -3,17 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
-import { vi } from 'vitest';
 import type { AllInOne } from '../../scripts/all-in-one';
 import { startAllInOne } from '../support/bundle';
 import { startGoogleDouble } from '../doubles/google-server';
 import { startSmtpCatcher } from '../doubles/smtp-catcher';
 import { fromDataTemplate, testProductEnv } from '../support/data-template';
-
-// A browser flow is a dozen steps, each waiting on a condition (never a fixed time); on two busy
-// cores the whole may take longer than a unit test's bound, without anything being wrong.
-// (Only under vitest: `npm run bench` starts the product with this harness too.)
-if (process.env.VITEST) vi.setConfig({ testTimeout: 60_000, hookTimeout: 90_000 });
 
 /** The machine's Chromium; Playwright cannot download its own here. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
