@@ -7,6 +7,8 @@
 #   4. Walks one user through it on http://127.0.0.1:8080 (scripts/compose-walk.mjs).
 #   5. Takes it down with its volumes, also on failure (then the containers' logs are printed first).
 # Prints the build time, the seconds from `up` to all healthy, and the walk's duration.
+# `--prepare` does steps 1 and 2 only (.ci/run runs it beside the tests: installing Docker and
+# making the images is mostly waiting on the network and the disk); a later run finds them done.
 # Uses `docker compose` (v2) when present, else Debian's `docker-compose` 1.29.
 # Env: COMPOSE_WALK_PROJECT (default haven), HEALTHY_TIMEOUT (seconds, default 180), KEEP_STACK=1 (leave it up),
 #      STRICT_RESTARTS=1 (fail when a container crashed on its way up, even if its restart made it healthy),
@@ -18,6 +20,8 @@ cd "$(dirname "$0")/.."
 log() { printf '\n== %s\n' "$*"; }
 now() { date +%s; }
 
+mode=${1:-}
+case "$mode" in '' | --prepare) ;; *) echo "usage: scripts/ci-compose.sh [--prepare]"; exit 2 ;; esac
 project=${COMPOSE_WALK_PROJECT:-haven}
 healthy_timeout=${HEALTHY_TIMEOUT:-180}
 scaled=(auth thoughts insights assistant integrations portability)
@@ -32,7 +36,8 @@ if ! command -v docker >/dev/null || { ! docker compose version >/dev/null 2>&1 
 fi
 if ! docker info >/dev/null 2>&1; then
   log "starting dockerd"
-  (nohup dockerd >/var/log/dockerd.log 2>&1 &)
+  # In a session of its own: it outlives this script, and whoever stops this script's process group.
+  (setsid nohup dockerd >/var/log/dockerd.log 2>&1 &)
   for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 0.5; done
   docker info >/dev/null 2>&1 || { echo "dockerd did not start:"; tail -5 /var/log/dockerd.log; exit 1; }
 fi
@@ -102,6 +107,11 @@ docker build -q -t "$image" . >/dev/null
 docker build -q -t "$maildev_image" -f docker/maildev/Dockerfile docker >/dev/null
 build_secs=$(($(now) - t0))
 echo "build: ${build_secs} s"
+if [ "$mode" = --prepare ]; then
+  rm -rf "$workdir"
+  log "prepared: Docker answers, the base images and $image are built"
+  exit 0
+fi
 
 # ---- up, then wait until every container is healthy ----
 stack_up=0
