@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import axe from 'axe-core';
 import type { Locator, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shotPath, startSignedInProduct } from './harness';
+import { animationsEnded, shotPath, startSignedInProduct } from './harness';
 
 type Scheme = 'light' | 'dark';
 
@@ -228,6 +228,8 @@ describe('accessibility and first paint in Chromium at 390×844', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Save Thought' }).click();
     const saved = page.getByRole('region', { name: 'Notifications' }).getByRole('status');
     await saved.getByText('Thought saved').waitFor();
+    // Where it rests, not a frame of its slide in from 8 px higher.
+    await animationsEnded(saved);
     const toastBox = (await saved.boundingBox())!;
     const header = (await page.locator('header').boundingBox())!;
     const tabBar = (await page.getByRole('navigation', { name: 'Main' }).boundingBox())!;

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shotPath, startSignedInProduct, type GoogleDouble } from './harness';
+import { animationsEnded, shotPath, startSignedInProduct, type GoogleDouble } from './harness';
 
 /**
  * Acting for the user (events, e-mails, connecting accounts) never pretends and never leaves the
@@ -182,7 +182,9 @@ describe('actions in Chromium at 390×844', () => {
       const reply = dialog.getByLabel('Your reply');
       await reply.fill('Yes, noon works. See you there!');
 
-      // The footer: Cancel and Save Draft side by side, the send button on its own full row.
+      // The footer: Cancel and Save Draft side by side, the send button on its own full row (measured
+      // once the dialog has zoomed in: read during it, two boxes side by side were 0.05 px apart).
+      await animationsEnded(dialog);
       const [cancel, draft, send] = await Promise.all(
         ['Cancel', 'Save Draft', 'Send Response'].map((name) =>
           dialog.getByRole('button', { name, exact: true }).boundingBox(),

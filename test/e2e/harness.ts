@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright';
 import type { AllInOne } from '../../scripts/all-in-one';
 import { startAllInOne } from '../support/bundle';
 import { startGoogleDouble } from '../doubles/google-server';
@@ -116,6 +116,21 @@ export async function shootBoth(page: Page, name: string, options: { fullPage?: 
   await page.emulateMedia({ colorScheme: 'light' });
   await page.locator('html.dark').waitFor({ state: 'detached' });
   await settled();
+}
+
+/**
+ * Waits until the finite animations of the element and everything in it have ended (a dialog fades
+ * and zooms in): what is measured then is where a person sees it, not a frame of the way there.
+ */
+export async function animationsEnded(locator: Locator): Promise<void> {
+  await locator.evaluate((element) =>
+    Promise.all(
+      element
+        .getAnimations({ subtree: true })
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
 }
 
 export function shotPath(name: string): string {

@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page, Route } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiDouble } from '../doubles/openai-server';
-import { shotPath, startSignedInProduct } from './harness';
+import { animationsEnded, shotPath, startSignedInProduct } from './harness';
 
 /**
  * A speech recognizer that starts and stays quiet (headless Chromium's own needs Google's servers),
@@ -289,6 +289,7 @@ describe('the journal capture in Chromium at 390×844', () => {
     const list = dialog.getByRole('listbox', { name: 'Tag suggestions' });
     const option = list.getByRole('option', { name: 'health' });
     await option.waitFor();
+    await animationsEnded(dialog);
     expect((await option.boundingBox())!.height).toBeGreaterThanOrEqual(44);
     await shoot(page, 'capture-tag-suggestions');
     await page.keyboard.press('Enter');
@@ -319,6 +320,7 @@ describe('the journal capture in Chromium at 390×844', () => {
     expect(await date.inputValue()).toBe(day);
     await dialog.getByLabel('Time', { exact: true }).fill('07:30');
     await expect.poll(() => chip.textContent()).toMatch(/7:30/);
+    await animationsEnded(dialog);
     expect((await date.boundingBox())!.height).toBeGreaterThanOrEqual(44);
     await shoot(page, 'capture-date-picker');
     await dialog.getByRole('button', { name: 'Done' }).click();
@@ -350,6 +352,7 @@ describe('the journal capture in Chromium at 390×844', () => {
     const { context, page } = await open('/home');
     const dialog = await openCapture(page);
     await typeInKeyboard(dialog, '');
+    await animationsEnded(dialog);
     const top = (await dialog.boundingBox())!.y;
     await dialog.getByRole('textbox', { name: 'Your thought' }).fill('What should I cook tonight?');
     await dialog.getByText('This will go to the assistant as a question.').waitFor();
@@ -370,6 +373,7 @@ describe('the journal capture in Chromium at 390×844', () => {
     const edit = page.getByRole('dialog', { name: 'Edit Thought' });
     const box = edit.getByRole('textbox', { name: 'Edit your thought...' });
     await box.waitFor();
+    await animationsEnded(edit);
     const height = (await box.boundingBox())!.height;
     expect(height).toBeGreaterThan(300);
     expect(height).toBeLessThanOrEqual(844);
