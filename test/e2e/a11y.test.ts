@@ -224,8 +224,14 @@ describe('accessibility and first paint in Chromium at 390×844', () => {
     const { context, page } = await env.newPage('dark');
     await page.goto('/home');
     await page.getByRole('button', { name: 'Add thought' }).click();
-    await page.getByRole('dialog').getByRole('textbox').first().fill('A walk by the river at dusk.');
-    await page.getByRole('dialog').getByRole('button', { name: 'Save Thought' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New Thought' });
+    // Typed: the sheet opens listening, and the refused microphone moves it to the keyboard on its
+    // own at a moment of its choosing; choosing the keyboard first leaves nothing to race.
+    await dialog.getByRole('button', { name: 'Keyboard', exact: true }).click();
+    const box = dialog.getByRole('textbox', { name: 'Your thought' });
+    await box.fill('A walk by the river at dusk.');
+    await expect.poll(() => box.inputValue()).toBe('A walk by the river at dusk.');
+    await dialog.getByRole('button', { name: 'Save Thought' }).click();
     const saved = page.getByRole('region', { name: 'Notifications' }).getByRole('status');
     await saved.getByText('Thought saved').waitFor();
     // Where it rests, not a frame of its slide in from 8 px higher.

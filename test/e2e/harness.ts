@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright';
+import { onTestFailed } from 'vitest';
 import type { AllInOne } from '../../scripts/all-in-one';
 import { startAllInOne } from '../support/bundle';
 import { startGoogleDouble } from '../doubles/google-server';
@@ -78,6 +79,76 @@ export async function createAccount(
   return { name: name!, value: value! };
 }
 
+/** How many of a page's last events a failed test prints. */
+const EVENTS_KEPT = 60;
+/** An API call slower than this is worth a line in a failed test's account of its page. */
+const SLOW_CALL_MS = 2_000;
+/** The page's toasts as they change, told to the test as console messages with this prefix. */
+const TOAST_PREFIX = '[e2e toast] ';
+const TOAST_WATCH = `(${(prefix: string) => {
+  let last = '';
+  const look = () => {
+    const region = document.querySelector('[aria-label="Notifications"]');
+    const text = region?.textContent ?? '';
+    if (text === last) return;
+    last = text;
+    console.debug(prefix + (text || '(none)'));
+  };
+  new MutationObserver(look).observe(document, { subtree: true, childList: true, characterData: true });
+}})(${JSON.stringify(TOAST_PREFIX)})`;
+
+/**
+ * Keeps what happens on `page` that a failed browser step does not say: the toasts shown, the API
+ * calls that failed or were slow, console errors and uncaught exceptions, each with the seconds since
+ * the page opened. A step that waited 30 s for 'Thought saved' then says whether 'Saved on this
+ * device' came instead, or the save answered 503, or nothing was sent at all.
+ */
+async function recordEvents(page: Page): Promise<() => string> {
+  const opened = Date.now();
+  const events: string[] = [];
+  const note = (line: string) => {
+    events.push(`+${((Date.now() - opened) / 1000).toFixed(1)} s  ${line}`);
+    if (events.length > EVENTS_KEPT) events.shift();
+  };
+  const where = (url: string) => {
+    const { pathname, search } = new URL(url);
+    return pathname + search;
+  };
+  page.on('console', (message) => {
+    const text = message.text();
+    if (text.startsWith(TOAST_PREFIX)) note(`toast: ${text.slice(TOAST_PREFIX.length)}`);
+    // A failed load is also an error on the console; the call's own line says which and how.
+    else if (message.type() === 'error' && !text.startsWith('Failed to load resource'))
+      note(`console error: ${text}`);
+  });
+  page.on('pageerror', (error) => note(`uncaught: ${error.message}`));
+  page.on('requestfailed', (request) => {
+    note(`${request.method()} ${where(request.url())} failed: ${request.failure()?.errorText}`);
+  });
+  page.on('requestfinished', async (request) => {
+    if (!new URL(request.url()).pathname.startsWith('/api/')) return;
+    const status = (await request.response().catch(() => null))?.status();
+    // Milliseconds from the request's start (timing() is relative to it).
+    const ms = Math.round(request.timing().responseEnd);
+    if (status === undefined || status >= 400 || ms > SLOW_CALL_MS)
+      note(`${request.method()} ${where(request.url())} answered ${status ?? '?'} in ${ms} ms`);
+  });
+  await page.addInitScript(TOAST_WATCH);
+  return () => [`the page at ${page.url()}, its last events:`, ...events].join('\n');
+}
+
+/**
+ * Prints the page's events if the test that opened it fails. Pages opened in a `beforeAll` belong to
+ * no test, and print nothing.
+ */
+function reportOnFailure(report: () => string): void {
+  try {
+    onTestFailed(() => console.log(report()));
+  } catch {
+    // Opened outside a test.
+  }
+}
+
 /** A fresh phone-sized page; `colorScheme` lets a test look at dark mode; `cookie` signs it in. */
 export async function phonePage(
   browser: Browser,
@@ -93,7 +164,9 @@ export async function phonePage(
     permissions: options.microphone ? ['microphone'] : [],
   });
   if (options.cookie) await context.addCookies([{ ...options.cookie, url: baseURL }]);
-  return { context, page: await context.newPage() };
+  const page = await context.newPage();
+  reportOnFailure(await recordEvents(page));
+  return { context, page };
 }
 
 /** Screenshots land in test-results/ (not committed) for a person to look at. */

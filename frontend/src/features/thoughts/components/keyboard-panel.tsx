@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from 'react';
+import { useId, useLayoutEffect, useRef } from 'react';
 
 import { MAX_CONTENT_LENGTH } from '@haven/contracts/thoughts';
 import { Label } from '@/components/ui/label';
@@ -25,7 +25,9 @@ export function KeyboardPanel({ value, onChange, describedBy, invalid }: Keyboar
   const suggestions = useHashtagSuggestions({ area: ref, value, onChange });
 
   // Also after a forced switch (microphone failure), so typing can continue where speech left off.
-  useEffect(() => {
+  // Before the browser takes its next input: the transcript box it replaces held the focus, and a key
+  // pressed between the swap and a later focus would land on the page, not in the text.
+  useLayoutEffect(() => {
     const area = ref.current;
     if (!area) return;
     area.focus();
